@@ -1,0 +1,394 @@
+"""`parse_ir`: IR text to a `Graph`, reading everything the printer writes.
+
+Unlike PyTorch's own parser it also reads nodes without outputs
+(` = prim::If(...)`), subgraph sections (`with prim::FusionGroup_0 =
+graph(...)`), and `# file:line:col` comments, which become node source
+locations. Numeric value names are kept as the values' unique numbers, so
+printing a parsed graph gives back the text it was parsed from.
+
+Malformed text raises `IRParseError` pointing at the offending token.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .attributes import AttributeKind, make_tensor_literal
+from .errors import IRParseError
+from .ir import Graph, Node, Value
+from .lexer import Lexer, Token
+from .source import Source, SourceLocation
+from .symbol import Symbol
+from .type_parser import TypeParser
+from .types import SINGLETON_TYPES, Type
+
+_BLOCK_RE = re.compile(r"block\d+\Z")
+_GROUP_RE = re.compile(r"(.*)_(\d+)\Z")
+_LOCATION_RE = re.compile(r"#\s*(.+):(\d+):(\d+)\s*\Z")
+_NUMERIC_NAME_RE = re.compile(r"%(\d+)\b")
+
+
+class _Scope:
+    __slots__ = ("names", "parent")
+
+    def __init__(self, parent: _Scope | None) -> None:
+        self.parent = parent
+        self.names: dict[str, Value] = {}
+
+    def lookup(self, name: str) -> Value | None:
+        scope: _Scope | None = self
+        while scope is not None:
+            v = scope.names.get(name)
+            if v is not None:
+                return v
+            scope = scope.parent
+        return None
+
+
+class IRParser:
+    def __init__(self, text: str, filename: str | None = None) -> None:
+        self.source = Source(text, filename)
+        self.L = Lexer(self.source, percent_names=True, error_class=IRParseError)
+        self.types = TypeParser(self.L)
+        self._comment_index = 0
+        numeric = [int(m) for m in _NUMERIC_NAME_RE.findall(text)]
+        self._first_unique = max(numeric) + 1 if numeric else 0
+
+    # -- graphs
+
+    def parse(self) -> Graph:
+        graph = self.parse_graph()
+        self.L.expect("eof", "end of input")
+        return graph
+
+    def parse_graph(self) -> Graph:
+        L = self.L
+        graph = Graph()
+        graph._next_unique = self._first_unique
+        defined: dict[str, Value] = {}
+        scope = _Scope(None)
+        head = L.expect("ident", "'graph'")
+        if head.text != "graph":
+            L.error(f"expected 'graph' but found {head.describe()}", head)
+        L.expect("(")
+        self._params(graph.block, scope, defined, ")")
+        L.expect(":")
+        groups: list[Node] = []
+        self._statements(graph, graph.block, scope, defined, groups, end="return")
+        L.next()  # 'return'
+        L.expect("(")
+        for v in self._uses(scope, ")"):
+            graph.register_output(v)
+        self._subgraph_sections(groups)
+        return graph
+
+    def _subgraph_sections(self, groups: list[Node]) -> None:
+        """Attach `with kind_N = graph(...)` sections to the nodes printed as `kind_N`."""
+        L = self.L
+        for node in groups:
+            if not (L.cur.kind == "ident" and L.cur.text == "with"):
+                return
+            L.next()
+            kind_tok = L.cur
+            kind = self._kind()
+            if kind != node.kind:
+                L.error(f"expected the subgraph of {node.kind} but found one for {kind}", kind_tok)
+            L.expect("=")
+            subgraph = self.parse_graph()
+            match = _GROUP_RE.match(node.kind)
+            assert match is not None
+            node.kind = Symbol(match.group(1))
+            attrs = node._attrs or {}
+            node._attrs = None
+            node.g_("Subgraph", subgraph)
+            for name, (k, v) in attrs.items():
+                node.set_attr(name, k, v)
+
+    def _params(self, block: Any, scope: _Scope, defined: dict[str, Value], close: str) -> None:
+        L = self.L
+        if L.next_if(close):
+            return
+        while True:
+            tok = L.expect("var", "a value name like %x")
+            L.expect(":")
+            v = block.add_input(type=self.types.parse_type())
+            self._define(v, tok, scope, defined)
+            if L.next_if(close):
+                return
+            L.expect(",", f"',' or '{close}'")
+
+    def _define(self, v: Value, tok: Token, scope: _Scope, defined: dict[str, Value]) -> None:
+        name = tok.text[1:]
+        if name in defined:
+            self.L.error(f"value %{name} is defined twice", tok)
+        if name.isdigit():
+            v.unique = int(name)
+        else:
+            v.set_debug_name(name)
+        defined[name] = v
+        scope.names[name] = v
+
+    def _uses(self, scope: _Scope, close: str) -> list[Value]:
+        L = self.L
+        values: list[Value] = []
+        if L.next_if(close):
+            return values
+        while True:
+            tok = L.expect("var", "a value name like %x")
+            v = scope.lookup(tok.text[1:])
+            if v is None:
+                L.error(f"value {tok.text} is used but not defined in scope", tok)
+            values.append(v)  # type: ignore[arg-type]
+            if L.next_if(close):
+                return values
+            L.expect(",", f"',' or '{close}'")
+
+    # -- statements
+
+    def _statements(
+        self,
+        graph: Graph,
+        block: Any,
+        scope: _Scope,
+        defined: dict[str, Value],
+        groups: list[Node],
+        end: str,
+    ) -> None:
+        L = self.L
+        while True:
+            tok = L.cur
+            if (
+                end == "return" and tok.kind == "ident" and tok.text == "return"
+            ) or tok.kind == end:
+                return
+            if tok.kind not in ("var", "="):
+                expected = "'return'" if end == "return" else "'->'"
+                L.error(f"expected a statement or {expected} but found {tok.describe()}")
+            self._statement(graph, block, scope, defined, groups)
+
+    def _statement(
+        self, graph: Graph, block: Any, scope: _Scope, defined: dict[str, Value], groups: list[Node]
+    ) -> None:
+        L = self.L
+        outputs: list[tuple[Token, Type]] = []
+        if L.cur.kind == "var":
+            while True:
+                tok = L.expect("var", "a value name like %x")
+                L.expect(":")
+                outputs.append((tok, self.types.parse_type()))
+                if not L.next_if(","):
+                    break
+        L.expect("=", "'='")
+        kind = self._kind()
+        node = Node(graph, kind)
+        if L.cur.kind == "[":
+            self._attributes(node)
+        L.expect("(", "'(' and the node's inputs")
+        for v in self._uses(scope, ")"):
+            node.add_input(v)
+        location = self._trailing_location(L.prev_end)
+        if location is not None:
+            node.source_range = location
+        block.append_node(node)
+        group = _GROUP_RE.match(kind)
+        if group is not None and group.group(2) == str(len(groups)):
+            groups.append(node)
+        # blocks come before the outputs are visible
+        while L.cur.kind == "ident" and _BLOCK_RE.match(L.cur.text):
+            L.next()
+            b = node.add_block()
+            inner = _Scope(scope)
+            L.expect("(")
+            self._params(b, inner, defined, ")")
+            L.expect(":")
+            self._statements(graph, b, inner, defined, groups, end="->")
+            L.expect("->")
+            L.expect("(")
+            for v in self._uses(inner, ")"):
+                b.register_output(v)
+        for tok, t in outputs:
+            self._define(node.add_output(t), tok, scope, defined)
+
+    def _kind(self) -> Symbol:
+        L = self.L
+        ns = L.expect("ident", "an operator name like aten::add")
+        L.expect("::", "'::'")
+        name = L.expect("ident", "an operator name")
+        return Symbol(f"{ns.text}::{name.text}")
+
+    def _trailing_location(self, after: int) -> SourceLocation | None:
+        """A `# file:line:col` comment on the same line, right after offset `after`."""
+        comments = self.L.comments
+        text = self.source.text
+        found = None
+        limit = self.L.cur.start
+        while self._comment_index < len(comments):
+            c = comments[self._comment_index]
+            if c.start > limit:
+                break
+            self._comment_index += 1
+            if found is None and c.start >= after and "\n" not in text[after : c.start]:
+                m = _LOCATION_RE.match(c.text)
+                if m:
+                    found = SourceLocation(m.group(1), int(m.group(2)), int(m.group(3)))
+        return found
+
+    # -- attributes
+
+    def _attributes(self, node: Node) -> None:
+        L = self.L
+        L.expect("[")
+        while True:
+            name = L.expect("ident", "an attribute name")
+            L.expect("=")
+            kind, value = self._attribute_value()
+            if node.has_attribute(name.text):
+                L.error(f"attribute '{name.text}' given twice", name)
+            node.set_attr(name.text, kind, value)
+            if L.next_if("]"):
+                return
+            L.expect(",", "',' or ']'")
+
+    def _attribute_value(self) -> tuple[AttributeKind, Any]:
+        L = self.L
+        tok = L.cur
+        K = AttributeKind
+        if tok.kind == "string":
+            return K.s, self._string(L.next())
+        if tok.kind == "{":
+            L.next()
+            value = self._scalar()
+            L.expect("}")
+            return K.t, make_tensor_literal(value)
+        if tok.kind == "<":
+            L.error(
+                "this attribute value (a tensor, graph or object) was printed without its contents and cannot be read back"
+            )
+        if tok.kind == "[":
+            return self._list_attribute()
+        if tok.kind == "(":
+            return K.ival, self._ivalue()
+        if tok.kind in ("number", "-") or (tok.kind == "ident" and tok.text in ("inf", "nan")):
+            value = self._scalar()
+            return (
+                K.i if isinstance(value, int) else K.f if isinstance(value, float) else K.c
+            ), value
+        if tok.kind == "ident" and tok.text in ("True", "False", "None"):
+            return K.ival, self._ivalue()
+        if tok.kind == "ident":
+            return K.ty, self.types.parse_type()
+        L.error(f"expected an attribute value but found {tok.describe()}")
+        raise AssertionError
+
+    def _list_attribute(self) -> tuple[AttributeKind, Any]:
+        L = self.L
+        K = AttributeKind
+        if L.lookahead().kind == "<":
+            L.error(
+                "this attribute value was printed without its contents and cannot be read back",
+                L.lookahead(),
+            )
+        first = L.lookahead()
+        if first.kind == "ident" and first.text not in ("inf", "nan", "True", "False", "None"):
+            L.next()
+            types = [self.types.parse_type()]
+            while L.next_if(","):
+                types.append(self.types.parse_type())
+            L.expect("]")
+            return K.tys, types
+        value = self._ivalue()
+        assert isinstance(value, list)
+        if all(isinstance(x, int) and not isinstance(x, bool) for x in value):
+            return K.is_, value
+        if all(isinstance(x, str) for x in value):
+            return K.ss, value
+        if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in value) and any(
+            isinstance(x, float) for x in value
+        ):
+            return K.fs, [float(x) for x in value]
+        if all(isinstance(x, (int, float, complex)) and not isinstance(x, bool) for x in value):
+            return K.cs, [complex(x) for x in value]
+        return K.ival, value
+
+    def _ivalue(self) -> Any:
+        """A printed IValue: numbers, strings, None/True/False, lists, tuples, dicts."""
+        L = self.L
+        tok = L.cur
+        if tok.kind == "[":
+            L.next()
+            items = self._ivalue_items("]")
+            return items
+        if tok.kind == "(":
+            L.next()
+            items = self._ivalue_items(")")
+            return tuple(items)
+        if tok.kind == "{":
+            L.next()
+            out: dict[Any, Any] = {}
+            if L.next_if("}"):
+                return out
+            while True:
+                key = self._ivalue()
+                L.expect(":")
+                out[key] = self._ivalue()
+                if L.next_if("}"):
+                    return out
+                L.expect(",", "',' or '}'")
+        if tok.kind == "string":
+            return self._string(L.next())
+        if tok.kind == "ident" and tok.text in ("True", "False", "None"):
+            L.next()
+            return {"True": True, "False": False, "None": None}[tok.text]
+        return self._scalar()
+
+    def _ivalue_items(self, close: str) -> list[Any]:
+        L = self.L
+        items: list[Any] = []
+        if L.next_if(close):
+            return items
+        while True:
+            items.append(self._ivalue())
+            if L.next_if(close):
+                return items
+            L.expect(",", f"',' or '{close}'")
+            if L.next_if(close):  # a one-element tuple prints as `(x,)`
+                return items
+
+    def _scalar(self) -> int | float | complex:
+        L = self.L
+        negative = L.next_if("-") is not None
+        tok = L.cur
+        if tok.kind == "ident" and tok.text in ("inf", "nan"):
+            L.next()
+            value: int | float | complex = float(tok.text)
+        elif tok.kind == "number":
+            value = L.next().value  # type: ignore[assignment]
+        else:
+            L.error(f"expected a number but found {tok.describe()}")
+            raise AssertionError
+        if negative:
+            value = -value
+        # complex numbers print as `1.+2.j`
+        if isinstance(value, (int, float)) and L.cur.kind in ("+", "-"):
+            nxt = L.lookahead()
+            if nxt.kind == "number" and nxt.text[-1] in "jJ":
+                sign = -1 if L.next().kind == "-" else 1
+                value = complex(value, sign * L.next().value.imag)  # type: ignore[union-attr]
+        return value
+
+    def _string(self, tok: Token) -> str:
+        value = tok.value
+        if isinstance(value, bytes):
+            self.L.error("byte strings are not IR string attributes", tok)
+        return value  # type: ignore[return-value]
+
+
+def parse_ir(text: str, *, filename: str | None = None) -> Graph:
+    """Parse IR text into a new `Graph`; raises `IRParseError` for malformed text."""
+    return IRParser(text, filename).parse()
+
+
+def parse_type_name(name: str) -> Type | None:
+    """A singleton type by its printed name (`int`, `Tensor`), or None."""
+    return SINGLETON_TYPES.get(name)
