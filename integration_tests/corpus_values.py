@@ -1,0 +1,115 @@
+"""The corpus's value encoding, decoded into runtime values, and comparison of results.
+
+Encoding (see corpus/README.md): JSON numbers and strings as themselves,
+null for None, {"tensor": {"dtype", "shape", "data"}}, {"tuple": [...]},
+{"list": [...]}, {"dict": [[k, v], ...]}, {"float": "nan"|"inf"|"-inf"},
+{"dtype": "float64"}.
+
+Comparison: float32 tensors within 1e-5 relative (plus a tiny absolute
+slack for values near zero), float64 within 1e-10 relative, Python floats
+within 1e-6 relative (they are often a float32 tensor's `item()`), every
+other value exactly, with matching dtypes, shapes and container kinds.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+
+def decode(obj: Any) -> Any:
+    import ts_runtime
+
+    if isinstance(obj, dict):
+        if "tensor" in obj:
+            t = obj["tensor"]
+            arr = np.array(t["data"], dtype=np.dtype(t["dtype"])).reshape(t["shape"])
+            return ts_runtime.from_numpy(arr)
+        if "tuple" in obj:
+            return tuple(decode(x) for x in obj["tuple"])
+        if "list" in obj:
+            return [decode(x) for x in obj["list"]]
+        if "dict" in obj:
+            return {decode(k): decode(v) for k, v in obj["dict"]}
+        if "float" in obj:
+            return float(obj["float"])
+        if "dtype" in obj:
+            return getattr(ts_runtime, obj["dtype"])
+        raise ValueError(f"unknown encoded value {obj!r}")
+    return obj
+
+
+def mismatch(actual: Any, expected: Any, path: str = "output") -> str | None:
+    """None when `actual` matches the encoded `expected`, else a description of the difference."""
+    import ts_runtime
+
+    if isinstance(expected, dict) and "tensor" in expected:
+        if not isinstance(actual, ts_runtime.Tensor):
+            return f"{path}: expected a tensor, got {type(actual).__name__}"
+        t = expected["tensor"]
+        want = np.array(t["data"], dtype=np.dtype(t["dtype"])).reshape(t["shape"])
+        got = actual.detach().numpy()
+        if got.dtype != want.dtype:
+            return f"{path}: dtype {got.dtype} != {want.dtype}"
+        if got.shape != want.shape:
+            return f"{path}: shape {got.shape} != {want.shape}"
+        if want.dtype.kind == "f":
+            rtol, atol = (1e-5, 1e-6) if want.dtype == np.float32 else (1e-10, 1e-12)
+            if not np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True):
+                worst = np.nanmax(np.abs(got.astype(np.float64) - want))
+                return f"{path}: values differ (max abs difference {worst:.3g})\n got  {got}\n want {want}"
+            return None
+        if not np.array_equal(got, want):
+            return f"{path}: values differ\n got  {got}\n want {want}"
+        return None
+    if isinstance(expected, dict) and ("tuple" in expected or "list" in expected):
+        kind = "tuple" if "tuple" in expected else "list"
+        items = expected[kind]
+        if not isinstance(actual, tuple if kind == "tuple" else list):
+            return f"{path}: expected a {kind}, got {type(actual).__name__}"
+        if len(actual) != len(items):
+            return f"{path}: {kind} of {len(actual)} items, expected {len(items)}"
+        for i, (a, e) in enumerate(zip(actual, items, strict=True)):
+            problem = mismatch(a, e, f"{path}[{i}]")
+            if problem:
+                return problem
+        return None
+    if isinstance(expected, dict) and "dict" in expected:
+        if not isinstance(actual, dict) or len(actual) != len(expected["dict"]):
+            return f"{path}: expected a dict of {len(expected['dict'])} items, got {actual!r}"
+        for k, v in expected["dict"]:
+            problem = mismatch(actual.get(decode(k)), v, f"{path}[{k!r}]")
+            if problem:
+                return problem
+        return None
+    if isinstance(expected, dict) and "float" in expected:
+        want = float(expected["float"])
+        ok = isinstance(actual, float) and (
+            (math.isnan(want) and math.isnan(actual)) or actual == want
+        )
+        return None if ok else f"{path}: {actual!r} != {want!r}"
+    if isinstance(expected, dict) and "dtype" in expected:
+        return (
+            None
+            if actual == decode(expected)
+            else f"{path}: {actual!r} != dtype {expected['dtype']}"
+        )
+    if isinstance(expected, float):
+        if not isinstance(actual, float) or not math.isclose(
+            actual, expected, rel_tol=1e-6, abs_tol=1e-9
+        ):
+            return f"{path}: {actual!r} != {expected!r}"
+        return None
+    if type(actual) is not type(expected) or actual != expected:
+        return f"{path}: {actual!r} ({type(actual).__name__}) != {expected!r} ({type(expected).__name__})"
+    return None
+
+
+def eager_error_class(program: dict) -> str | None:
+    """The exception class eager Python raises where TorchScript raised `torch.jit.Error`."""
+    for entry in program.get("eager_disagrees") or []:
+        if entry.get("script") == "Error":
+            return entry["eager"]
+    return None

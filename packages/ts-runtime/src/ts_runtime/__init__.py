@@ -1,0 +1,138 @@
+"""ts-runtime: tensors over numpy, the operator library, autograd, the interpreter and the executor.
+
+    import ts_runtime as torch
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = torch.tanh(x * 2).sum()
+    y.backward()
+
+Every operator in the registry with an implementation is reachable as a
+function of this module (`ts_runtime.tanh`) and, when it takes `Tensor self`,
+as a tensor method; calls go through eager dispatch, so autograd and the
+tracer see them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ts_ir import Device as device
+from ts_schema import registry as _registry
+
+from . import autograd, ops
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .dtypes import (
+    bfloat16,
+    bool_,
+    cdouble,
+    cfloat,
+    complex64,
+    complex128,
+    double,
+    dtype,
+    finfo,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    half,
+    iinfo,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    set_default_dtype,
+    short,
+    uint8,
+)
+from .dtypes import float_ as float
+from .dtypes import int_ as int
+from .executor import ExecutorStats, GraphExecutor
+from .function import (
+    ArgumentCountError,
+    ArgumentTypeError,
+    CompilationUnit,
+    Function,
+    Parameter,
+)
+from .interpreter.code import Code
+from .interpreter.fork import Future, fork, wait
+from .interpreter.state import InterpreterState
+from .ops.dispatch import ArgumentError, call, eager_function
+from .tensor import Size, Tensor, TensorError, as_tensor, from_numpy, tensor
+from .tensor_methods import install as _install_methods
+
+bool = bool_
+
+_install_methods()
+
+_EAGER: dict[str, Any] = {}
+
+
+def __getattr__(name: str) -> Any:
+    """`ts_runtime.<op>` for every implemented `aten::` operator, made on first use."""
+    fn = _EAGER.get(name)
+    if fn is not None:
+        return fn
+    if not name.startswith("__") and _registry.has(f"aten::{name}"):
+        fn = _EAGER[name] = eager_function(f"aten::{name}", name)
+        return fn
+    raise AttributeError(f"module 'ts_runtime' has no attribute {name!r}")
+
+
+__all__ = [
+    "ArgumentCountError",
+    "ArgumentError",
+    "ArgumentTypeError",
+    "Code",
+    "CompilationUnit",
+    "ExecutorStats",
+    "Function",
+    "Future",
+    "GraphExecutor",
+    "InterpreterState",
+    "Parameter",
+    "Size",
+    "Tensor",
+    "TensorError",
+    "as_tensor",
+    "autograd",
+    "bfloat16",
+    "bool",
+    "call",
+    "cdouble",
+    "cfloat",
+    "complex64",
+    "complex128",
+    "device",
+    "double",
+    "dtype",
+    "enable_grad",
+    "finfo",
+    "float",
+    "float16",
+    "float32",
+    "float64",
+    "fork",
+    "from_numpy",
+    "get_default_dtype",
+    "half",
+    "iinfo",
+    "inference_mode",
+    "int",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "is_grad_enabled",
+    "long",
+    "no_grad",
+    "ops",
+    "set_default_dtype",
+    "set_grad_enabled",
+    "short",
+    "tensor",
+    "uint8",
+    "wait",
+]

@@ -1,0 +1,196 @@
+"""The backward graph: one `Node` per recorded operation, `AccumulateGrad` for leaves.
+
+A node's `next_functions` are its edges to the nodes that produced its
+differentiable inputs, as `(node, output_nr)` pairs (None where an input does
+not require grad). `apply(grads)` maps the gradients of the node's outputs to
+the gradients of its inputs, one per edge.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..tensor import AutogradMeta, Tensor, TensorError, wrap
+
+Edge = tuple["Node", int] | None
+ONE = "one"
+
+
+class Node:
+    """A backward function. Subclasses implement `_apply`."""
+
+    __slots__ = ("__weakref__", "_outputs", "name", "next_functions", "output_meta")
+
+    def __init__(
+        self,
+        name: str,
+        next_functions: Sequence[Edge],
+        output_meta: Sequence[tuple[tuple[int, ...], np.dtype]],
+    ) -> None:
+        self.name = name
+        self.next_functions = tuple(next_functions)
+        self.output_meta = tuple(output_meta)
+        self._outputs: list[weakref.ref[Tensor] | None] | None = None
+
+    @property
+    def num_outputs(self) -> int:
+        return len(self.output_meta)
+
+    def register_output(self, t: Tensor, output_nr: int) -> None:
+        """Remember an output tensor (weakly), for its hooks and retain_grad."""
+        if self._outputs is None:
+            self._outputs = [None] * len(self.output_meta)
+        self._outputs[output_nr] = weakref.ref(t)
+
+    def output_tensor(self, output_nr: int) -> Tensor | None:
+        if self._outputs is None:
+            return None
+        ref = self._outputs[output_nr]
+        return None if ref is None else ref()
+
+    def apply(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
+        for i, g in enumerate(grads):
+            if g is None:
+                shape, np_dtype = self.output_meta[i]
+                grads[i] = wrap(np.zeros(shape, dtype=np_dtype))
+        return self._apply(grads)
+
+    def _apply(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
+        raise NotImplementedError
+
+    def release(self) -> None:
+        """Free saved tensors after a backward pass that does not retain the graph."""
+
+    def __repr__(self) -> str:
+        return f"<{self.name} object at {id(self):#x}>"
+
+    def __call__(self, *grads: Tensor | None) -> Sequence[Tensor | None]:
+        return self.apply(list(grads))
+
+
+class OpBackward(Node):
+    """The backward of an operator call, computed by its derivative formula."""
+
+    __slots__ = ("_args", "_formula", "_layout", "_result", "_saved_versions")
+
+    def __init__(
+        self,
+        name: str,
+        formula: Callable[..., Sequence[Any]],
+        args: tuple[Any, ...],
+        result: Any,
+        layout: Sequence[Any],
+        next_functions: Sequence[Edge],
+        output_meta: Sequence[tuple[tuple[int, ...], np.dtype]],
+        saved: Sequence[Tensor],
+    ) -> None:
+        super().__init__(name, next_functions, output_meta)
+        self._formula = formula
+        self._args = args
+        self._result = result
+        # per argument: None (not differentiable), ONE (a tensor: one edge) or the
+        # length of a tensor list (one edge per element)
+        self._layout = tuple(layout)
+        self._saved_versions = [(t, t._version_number) for t in saved]
+
+    def _apply(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
+        if self._args is None:
+            raise TensorError(
+                "Trying to backward through the graph a second time (or directly access saved tensors after "
+                "they have already been freed). Specify retain_graph=True if you need to backward a second time."
+            )
+        for t, version in self._saved_versions:
+            if t._version_number != version:
+                raise TensorError(
+                    f"one of the variables needed for gradient computation has been modified by an inplace "
+                    f"operation: [{t.dtype} {list(t.shape)}] is at version {t._version_number}; expected version "
+                    f"{version} instead (needed by {self.name})"
+                )
+        grad_in = grads[0] if len(grads) == 1 else tuple(grads)
+        per_arg = tuple(self._formula(grad_in, *self._args, result=self._result))
+        if len(per_arg) < len(self._layout):  # formulas may omit trailing non-tensor arguments
+            per_arg += (None,) * (len(self._layout) - len(per_arg))
+        out: list[Tensor | None] = []
+        for spec, g in zip(self._layout, per_arg, strict=True):
+            if spec is None:
+                continue
+            if spec == ONE:
+                out.append(g)
+            else:
+                out.extend(g if g is not None else [None] * spec)
+        return out
+
+    def release(self) -> None:
+        self._args = None  # type: ignore[assignment]
+        self._result = None
+
+
+class NotDifferentiable(Node):
+    """Stands in for an operator without a derivative formula; backward through it is an error."""
+
+    __slots__ = ("_op",)
+
+    def __init__(
+        self,
+        op: str,
+        next_functions: Sequence[Edge],
+        output_meta: Sequence[tuple[tuple[int, ...], np.dtype]],
+    ) -> None:
+        super().__init__(f"NotImplemented({op})", next_functions, output_meta)
+        self._op = op
+
+    def _apply(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
+        raise TensorError(f"the derivative for '{self._op}' is not implemented")
+
+
+class AccumulateGrad(Node):
+    """Accumulates incoming gradients into a leaf tensor's `.grad`."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable: Tensor) -> None:
+        super().__init__("AccumulateGrad", (), ((variable._data.shape, variable._data.dtype),))
+        self.variable = variable
+
+    def _apply(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
+        return ()
+
+
+def grad_accumulator(t: Tensor) -> AccumulateGrad:
+    ag = t._ag
+    assert ag is not None and ag.requires_grad and ag.grad_fn is None
+    acc = ag.grad_accumulator
+    if acc is None:
+        acc = ag.grad_accumulator = AccumulateGrad(t)
+    return acc
+
+
+def edge_of(t: Tensor | None) -> Edge:
+    """Where a gradient for `t` should flow: its grad_fn, or its accumulator if it is a leaf."""
+    if t is None:
+        return None
+    ag = t._ag
+    if ag is None:
+        return None
+    if ag.grad_fn is not None:
+        return (ag.grad_fn, ag.output_nr)
+    if ag.requires_grad:
+        return (grad_accumulator(t), 0)
+    return None
+
+
+def set_history(t: Tensor, node: Node, output_nr: int) -> None:
+    """Make `t` an output of `node` (it then requires grad and is not a leaf)."""
+    ag = t._ag
+    if ag is None:
+        t._ag = AutogradMeta(True, node, output_nr)
+    else:
+        ag.requires_grad = True
+        ag.grad_fn = node
+        ag.output_nr = output_nr
+        ag.grad_accumulator = None
+    node.register_output(t, output_nr)

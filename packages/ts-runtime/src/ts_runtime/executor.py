@@ -1,0 +1,231 @@
+"""`GraphExecutor`: specialize a graph to the properties of its inputs, optimize, cache.
+
+Each call computes an ArgumentSpec: for every tensor input (also inside
+tuples) its dtype, rank, requires_grad and device, whether an optional tensor
+is defined, and the grad mode. A spec seen before runs its cached plan;
+a new one compiles a plan:
+
+    copy the graph → give tensor inputs their specialized types
+      → the optimization pipeline of ts-passes (required passes, constant
+        propagation, shape and dtype propagation, derivative-preserving
+        passes; fusion when no gradient is needed)
+      → `Code` (compiled for no-grad execution when grad mode is off)
+
+Every compile is logged (logger `ts_runtime.executor`) with its reason and
+counted. `graph_for(*inputs)` returns the optimized graph for those inputs.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ts_ir import Device, Graph, OptionalType, TensorType, TupleType, Type
+
+from .autograd.grad_mode import GRAD_MODE
+from .dtypes import scalar_type_of_numpy
+from .interpreter.code import Code
+from .interpreter.state import run_code
+from .tensor import Tensor
+
+log = logging.getLogger("ts_runtime.executor")
+CPU = Device("cpu")
+
+#: Optimizes a specialized graph in place: `optimizer(graph, requires_grad=..., grad_enabled=...)`.
+Optimizer = Callable[..., None]
+
+_UNDEFINED = "undefined"
+_OTHER = "other"
+
+
+def _spec_of(value: Any) -> Any:
+    if isinstance(value, Tensor):
+        data = value._data
+        ag = value._ag
+        return (data.dtype, data.ndim, ag is not None and ag.requires_grad)
+    if value is None:
+        return _UNDEFINED
+    if type(value) is tuple:
+        return tuple(_spec_of(v) for v in value)
+    return _OTHER
+
+
+def argument_spec(inputs: Sequence[Any]) -> tuple:
+    """The key a plan is cached under: grad mode and each input's tensor properties."""
+    return (GRAD_MODE.enabled, tuple(map(_spec_of, inputs)))
+
+
+def _specialize(declared: Type, spec: Any) -> Type:
+    if (
+        isinstance(spec, tuple)
+        and len(spec) == 3
+        and not isinstance(spec[0], tuple)
+        and hasattr(spec[0], "kind")
+    ):
+        np_dtype, ndim, requires_grad = spec
+        return TensorType(scalar_type_of_numpy(np_dtype), CPU, requires_grad, (None,) * ndim)
+    if (
+        isinstance(spec, tuple)
+        and isinstance(declared, TupleType)
+        and len(spec) == len(declared.elements)
+    ):
+        return TupleType([_specialize(t, s) for t, s in zip(declared.elements, spec, strict=True)])
+    if (
+        spec == _UNDEFINED
+        and isinstance(declared, OptionalType)
+        and isinstance(declared.element, TensorType)
+    ):
+        from ts_ir import NoneType
+
+        return NoneType.get()
+    return declared
+
+
+def describe_spec(spec: tuple) -> str:
+    grad, inputs = spec
+
+    def one(s: Any) -> str:
+        if isinstance(s, tuple) and len(s) == 3 and hasattr(s[0], "kind"):
+            return f"{s[0]}[{s[1]}d{', grad' if s[2] else ''}]"
+        if isinstance(s, tuple):
+            return "(" + ", ".join(one(x) for x in s) + ")"
+        return str(s)
+
+    return f"grad={'on' if grad else 'off'} (" + ", ".join(one(s) for s in inputs) + ")"
+
+
+@dataclass
+class ExecutionPlan:
+    """A graph optimized for one ArgumentSpec, and its Code."""
+
+    spec: tuple
+    graph: Graph
+    code: Code
+    reason: str
+    runs: int = 0
+    run: Callable[..., Any] = field(repr=False, default=None)  # type: ignore[assignment]
+
+
+class ExecutorStats:
+    """Counts across all executors (tests and benchmarks read these)."""
+
+    compiles = 0
+    runs = 0
+
+
+def default_optimizer(graph: Graph, *, requires_grad: bool, grad_enabled: bool) -> None:
+    """The ts-passes pipeline for execution."""
+    import ts_passes
+
+    ts_passes.optimize_for_execution(graph, requires_grad=requires_grad, grad_enabled=grad_enabled)
+
+
+class GraphExecutor:
+    """Runs a graph, compiling one plan per distinct ArgumentSpec."""
+
+    def __init__(
+        self,
+        graph: Graph,
+        name: str = "graph",
+        *,
+        optimize: bool = True,
+        optimizer: Optimizer | None = None,
+        resolver: Callable[[str], Any] | None = None,
+    ) -> None:
+        self.graph = graph
+        self.name = name
+        self.optimize = optimize
+        self.optimizer = optimizer or default_optimizer
+        self.resolver = resolver
+        self._plans: dict[tuple, ExecutionPlan] = {}
+        self._last: ExecutionPlan | None = None
+        self._lock = threading.Lock()
+        self.compiles = 0
+
+    def run(self, *inputs: Any) -> Any:
+        spec = (GRAD_MODE.enabled, tuple(map(_spec_of, inputs)))
+        plan = self._plans.get(spec)
+        if plan is None:
+            plan = self._compile(spec)
+        plan.runs += 1
+        self._last = plan
+        return plan.run(*inputs)
+
+    __call__ = run
+
+    def plan_for(self, *inputs: Any) -> ExecutionPlan:
+        spec = argument_spec(inputs)
+        return self._plans.get(spec) or self._compile(spec)
+
+    def graph_for(self, *inputs: Any) -> Graph:
+        """The optimized graph a call with these inputs runs."""
+        return self.plan_for(*inputs).graph
+
+    def last_executed_optimized_graph(self) -> Graph | None:
+        return None if self._last is None else self._last.graph
+
+    def debug_state(self) -> list[ExecutionPlan]:
+        """Every compiled plan, in compile order."""
+        return list(self._plans.values())
+
+    def _reason(self, spec: tuple) -> str:
+        if not self._plans:
+            return "first call"
+        previous = next(reversed(self._plans))
+        changes = []
+        if previous[0] != spec[0]:
+            changes.append(f"grad mode {'on' if spec[0] else 'off'}")
+        for i, (a, b) in enumerate(zip(previous[1], spec[1], strict=False)):
+            if a != b:
+                changes.append(f"input {i} changed")
+        return "new argument spec: " + (", ".join(changes) or "different inputs")
+
+    def _compile(self, spec: tuple) -> ExecutionPlan:
+        with self._lock:
+            plan = self._plans.get(spec)
+            if plan is not None:
+                return plan
+            reason = self._reason(spec)
+            grad_enabled, input_specs = spec
+            graph = self.graph.copy()
+            if len(input_specs) != len(graph.inputs):
+                from .function import ArgumentCountError
+
+                raise ArgumentCountError(
+                    f"{self.name} takes {len(graph.inputs)} inputs but {len(input_specs)} were given"
+                )
+            for v, s in zip(graph.inputs, input_specs, strict=True):
+                v.set_type(_specialize(v.type, s))
+            # attributes read from objects (module parameters) may require grad too
+            reads_attributes = any(n.kind == "prim::GetAttr" for n in graph.all_nodes())
+            requires_grad = grad_enabled and (_needs_grad(input_specs) or reads_attributes)
+            if self.optimize:
+                self.optimizer(graph, requires_grad=requires_grad, grad_enabled=grad_enabled)
+            code = Code(graph, grad_enabled=grad_enabled, resolver=self.resolver, name=self.name)
+            plan = ExecutionPlan(spec, graph, code, reason)
+            plan.run = code.fn if not code.is_async else (lambda *args: run_code(code, *args))
+            self._plans[spec] = plan
+            self.compiles += 1
+            ExecutorStats.compiles += 1
+            log.info(
+                "compiled plan %d of %s (%s): %s",
+                len(self._plans),
+                self.name,
+                describe_spec(spec),
+                reason,
+            )
+            return plan
+
+
+def _needs_grad(specs: Any) -> bool:
+    for s in specs:
+        if isinstance(s, tuple):
+            if len(s) == 3 and hasattr(s[0], "kind"):
+                if s[2]:
+                    return True
+            elif _needs_grad(s):
+                return True
+    return False

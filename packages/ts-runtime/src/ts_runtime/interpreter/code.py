@@ -1,0 +1,518 @@
+"""`Code`: a graph linearized into register instructions, and compiled to Python.
+
+Every value gets a register; constants are hoisted into a constant table.
+The instruction list (what `str(code)` prints, in the style of TorchScript's
+interpreter dump) has one instruction per operation, `move(r)` where an
+argument's register dies with that use, `DROP`s where a value dies because of
+control flow, and `JF`/`JMP`/`LOOP` for `prim::If` and `prim::Loop`:
+
+     0  %8 = t move(%3)
+     1  %9 = mm move(%0), move(%8)
+     ...
+    12  JF 16 move(%11)
+
+The same walk writes a Python function whose statements are those
+instructions (registers become local variables, `move` and `DROP` become
+`del`), which CPython then runs far faster than an instruction loop could.
+Only register names and operation numbers enter the generated source:
+operations, constants and attribute names are passed in as closure cells,
+never written into the text.
+
+Scalar operations with a registered Python expression (`aten::add.int` is
+`{0} + {1}`) are inlined instead of called; see `ops.dispatch.INLINE`.
+"""
+
+from __future__ import annotations
+
+import builtins
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ts_ir import Block, Graph, IRError, Node, Value, constant_value, prim
+from ts_schema import registry
+
+from ..ops.dispatch import INLINE
+from .liveness import Liveness, analyze
+
+_code_ids = itertools.count()
+INT64_MAX = 2**63 - 1
+
+
+@dataclass
+class Instruction:
+    """One step of a `Code`: `outputs = name inputs`, or a jump."""
+
+    opcode: str  # OP, CONST, JF, JMP, LOOP, MOVE, DROP, RET, WAIT
+    name: str = ""
+    outputs: tuple[int, ...] = ()
+    inputs: tuple[int, ...] = ()
+    moves: tuple[bool, ...] = ()
+    target: int = -1
+
+    def __str__(self) -> str:
+        args = ", ".join(
+            f"move(%{r})" if m else f"%{r}"
+            for r, m in zip(self.inputs, self.moves or (False,) * len(self.inputs), strict=True)
+        )
+        outs = ", ".join(f"%{r}" for r in self.outputs)
+        if self.opcode == "OP":
+            return (
+                f"{outs} = {self.name} {args}".rstrip()
+                if outs
+                else f" = {self.name} {args}".rstrip()
+            )
+        if self.opcode == "CONST":
+            return f"{outs} = Constant {self.name}"
+        if self.opcode in ("JF", "LOOP"):
+            return f"{self.opcode} {self.target} {args}".rstrip()
+        if self.opcode == "JMP":
+            return f"JMP {self.target}"
+        if self.opcode == "MOVE":
+            return f"{outs} = MOVE {args}"
+        if self.opcode == "DROP":
+            return f"DROP {args}"
+        if self.opcode == "RET":
+            return f"RET {args}".rstrip()
+        return f"{self.opcode} {outs} {args}".rstrip()
+
+
+class CodeError(IRError):
+    """A graph cannot be turned into Code (an operator without an implementation, say)."""
+
+
+class Code:
+    """Executable form of a graph. `fn` is the compiled Python function."""
+
+    def __init__(
+        self,
+        graph: Graph,
+        *,
+        grad_enabled: bool = True,
+        resolver: Callable[[str], Any] | None = None,
+        name: str = "graph",
+    ) -> None:
+        self.graph = graph
+        self.name = name
+        self.grad_enabled = grad_enabled
+        self.resolver = resolver
+        self.instructions: list[Instruction] = []
+        self.constants: list[Any] = []
+        self.num_registers = 0
+        self._regs: dict[Value, int] = {}
+        self._cells: dict[str, Any] = {}
+        self._lines: list[str] = []
+        self._temp = itertools.count()
+        self.is_async = any(n.kind == "aten::wait" for n in graph.all_nodes())
+        self.liveness: Liveness = analyze(graph.block)
+        self._build()
+
+    # -- registers and cells
+
+    def _reg(self, v: Value) -> int:
+        r = self._regs.get(v)
+        if r is None:
+            r = self._regs[v] = self.num_registers
+            self.num_registers += 1
+        return r
+
+    def _name(self, v: Value) -> str:
+        """The Python expression for a value: a constant cell or a register variable."""
+        if v.node.kind is prim.Constant:
+            return self._constant(v)
+        return f"r{self._reg(v)}"
+
+    def _constant(self, v: Value) -> str:
+        key = f"k{self._reg(v)}"
+        if key not in self._cells:
+            value = self._constant_value(v)
+            self._cells[key] = value
+            self.constants.append(value)
+            self.instructions.append(Instruction("CONST", _short(value), (self._reg(v),)))
+        return key
+
+    def _constant_value(self, v: Value) -> Any:
+        n = v.node
+        if n.has_attribute("name") and not n.has_attribute("value"):
+            name = n.s("name")
+            if self.resolver is None:
+                raise CodeError(
+                    f"the function constant {name!r} cannot be resolved: no compilation unit"
+                )
+            return self.resolver(name)
+        value = constant_value(v)
+        return _materialize(value)
+
+    def _cell(self, prefix: str, value: Any) -> str:
+        key = f"{prefix}{len(self._cells)}"
+        self._cells[key] = value
+        return key
+
+    def _emit(self, indent: int, line: str) -> None:
+        self._lines.append("    " * indent + line)
+
+    # -- the walk
+
+    def _build(self) -> None:
+        g = self.graph
+        params = [f"r{self._reg(v)}" for v in g.inputs]
+        body_start = len(self._lines)
+        self._block_body(g.block, 2)
+        outs = [self._name(v) for v in g.outputs]
+        self.instructions.append(Instruction("RET", inputs=tuple(self._reg(v) for v in g.outputs)))
+        self._emit(2, f"return {_tuple(outs) if len(outs) != 1 else outs[0]}")
+        header = [
+            f"def _make({', '.join(self._cells)}):" if self._cells else "def _make():",
+            f"    def run({', '.join(params)}):",
+        ]
+        if len(self._lines) == body_start:
+            self._lines.insert(body_start, "        pass")
+        self.python_source = "\n".join(header + self._lines + ["    return run", ""])
+        namespace: dict[str, Any] = {"__builtins__": builtins}
+        exec(
+            compile(self.python_source, f"<tsjit code {next(_code_ids)}: {self.name}>", "exec"),
+            namespace,
+        )
+        self.fn = namespace["_make"](*self._cells.values())
+
+    def _block_body(self, block: Block, indent: int) -> None:
+        entry = self.liveness.drops_on_entry.get(id(block))
+        if entry:
+            self._drop(entry, indent)
+        for node in block.nodes():
+            self._node(node, indent)
+            after = self.liveness.drops_after.get(id(node))
+            if after:
+                self._drop(after, indent)
+
+    def _drop(self, values: list[Value], indent: int) -> None:
+        regs = [v for v in values if v.node.kind is not prim.Constant]
+        if not regs:
+            return
+        self.instructions.append(
+            Instruction("DROP", inputs=tuple(self._reg(v) for v in regs), moves=(True,) * len(regs))
+        )
+        self._emit(indent, "del " + ", ".join(f"r{self._reg(v)}" for v in regs))
+
+    def _moved(self, node: Node) -> list[str]:
+        """Registers that die with this node (emitted as `del` after it)."""
+        out = []
+        for i, v in enumerate(node.inputs):
+            if self.liveness.is_move(node, i) and v.node.kind is not prim.Constant:
+                name = f"r{self._reg(v)}"
+                if name not in out:
+                    out.append(name)
+        return out
+
+    def _instr(self, node: Node, name: str) -> None:
+        moves = tuple(
+            self.liveness.is_move(node, i) and v.node.kind is not prim.Constant
+            for i, v in enumerate(node.inputs)
+        )
+        self.instructions.append(
+            Instruction(
+                "OP",
+                name,
+                tuple(self._reg(v) for v in node.outputs),
+                tuple(self._reg(v) for v in node.inputs),
+                moves,
+            )
+        )
+
+    def _node(self, node: Node, indent: int) -> None:
+        kind = node.kind
+        if kind is prim.Constant:
+            self._constant(node.output())
+            return
+        if kind is prim.If:
+            self._if(node, indent)
+            return
+        if kind is prim.Loop:
+            self._loop(node, indent)
+            return
+        args = [self._name(v) for v in node.inputs]
+        outs = [f"r{self._reg(v)}" for v in node.outputs]
+        expr = self._expression(node, args)
+        self._instr(node, kind.name if kind.ns in ("aten", "prim") else str(kind))
+        if not outs:
+            self._emit(indent, expr)
+        elif len(outs) == 1 and kind not in _UNPACKING:
+            self._emit(indent, f"{outs[0]} = {expr}")
+        else:
+            self._emit(indent, f"{', '.join(outs)}, = {expr}")
+        moved = self._moved(node)
+        if moved:
+            self._emit(indent, "del " + ", ".join(moved))
+
+    def _expression(self, node: Node, args: list[str]) -> str:
+        kind = node.kind
+        special = _SPECIAL.get(kind)
+        if special is not None:
+            return special(self, node, args)
+        op = registry.operator_for(node)
+        if op is None:
+            raise CodeError(
+                f"no operator schema matches node {kind} with inputs ({', '.join(str(v.type) for v in node.inputs)})"
+            )
+        template = INLINE.lookup_operator(op)  # e.g. "{0} + {1}" for aten::add.int
+        if template is not None:
+            return "(" + template.format(*args) + ")"
+        try:
+            impl = op.implementation_for(node)
+        except Exception as exc:
+            raise CodeError(f"{op.key} cannot run: {exc}") from exc
+        if not self.grad_enabled:
+            impl = getattr(impl, "__wrapped__", impl)
+        return f"{self._cell('op', impl)}({', '.join(args)})"
+
+    def _if(self, node: Node, indent: int) -> None:
+        cond = self._name(node.input())
+        jf = Instruction(
+            "JF", inputs=(self._reg(node.input()),), moves=(self.liveness.is_move(node, 0),)
+        )
+        self.instructions.append(jf)
+        self._emit(indent, f"if {cond}:")
+        outs = [f"r{self._reg(v)}" for v in node.outputs]
+        jmp = None
+        for i, block in enumerate(node.blocks):
+            if i == 1:
+                jmp = Instruction("JMP")
+                self.instructions.append(jmp)
+                jf.target = len(self.instructions)
+                self._emit(indent, "else:")
+            start = len(self._lines)
+            self._block_body(block, indent + 1)
+            self._block_outputs(outs, block, indent + 1)
+            if len(self._lines) == start:
+                self._emit(indent + 1, "pass")
+        assert jmp is not None
+        jmp.target = len(self.instructions)
+        if self.liveness.is_move(node, 0) and node.input().node.kind is not prim.Constant:
+            self._emit(indent, f"del {cond}")
+
+    def _block_outputs(self, targets: list[str], block: Block, indent: int) -> None:
+        if not targets:
+            return
+        sources = [self._name(v) for v in block.outputs]
+        self.instructions.append(
+            Instruction(
+                "MOVE",
+                outputs=tuple(int(t[1:]) for t in targets),
+                inputs=tuple(self._reg(v) for v in block.outputs),
+            )
+        )
+        self._emit(indent, f"{', '.join(targets)} = {', '.join(sources)}")
+
+    def _loop(self, node: Node, indent: int) -> None:
+        trip, cond, *init = node.inputs
+        body = node.blocks[0]
+        iter_var, *carried = body.inputs
+        carried_regs = [f"r{self._reg(v)}" for v in carried]
+        k = next(self._temp)
+        if carried_regs:
+            self._emit(
+                indent, f"{', '.join(carried_regs)} = {', '.join(self._name(v) for v in init)}"
+            )
+            self.instructions.append(
+                Instruction(
+                    "MOVE",
+                    outputs=tuple(self._reg(v) for v in carried),
+                    inputs=tuple(self._reg(v) for v in init),
+                )
+            )
+        loop = Instruction("LOOP", inputs=(self._reg(trip), self._reg(cond)))
+        self.instructions.append(loop)
+        body_cond = body.outputs[0]
+        always_true = _is_true(cond) and _is_true(body_cond)
+        endless = trip.node.kind is prim.Constant and constant_value(trip) == INT64_MAX
+        iter_name = f"r{self._reg(iter_var)}"
+        if always_true and not endless:
+            self._emit(indent, f"for {iter_name} in range({self._name(trip)}):")
+            counter = None
+        else:
+            counter = f"_i{k}"
+            flag = f"_c{k}"
+            self._emit(indent, f"{counter} = 0")
+            self._emit(indent, f"{flag} = {self._name(cond)}")
+            test = flag if endless else f"{flag} and {counter} < {self._name(trip)}"
+            self._emit(indent, f"while {test}:")
+            self._emit(indent + 1, f"{iter_name} = {counter}")
+        self._block_body(body, indent + 1)
+        new_values = [self._name(v) for v in body.outputs[1:]]
+        if carried_regs:
+            self._emit(indent + 1, f"{', '.join(carried_regs)} = {', '.join(new_values)}")
+            self.instructions.append(
+                Instruction(
+                    "MOVE",
+                    outputs=tuple(self._reg(v) for v in carried),
+                    inputs=tuple(self._reg(v) for v in body.outputs[1:]),
+                )
+            )
+        if counter is not None:
+            self._emit(indent + 1, f"_c{k} = {self._name(body_cond)}")
+            self._emit(indent + 1, f"{counter} += 1")
+        self.instructions.append(Instruction("JMP", target=self.instructions.index(loop)))
+        loop.target = len(self.instructions)
+        outs = [f"r{self._reg(v)}" for v in node.outputs]
+        if outs:
+            self._emit(indent, f"{', '.join(outs)} = {', '.join(carried_regs)}")
+        after = [
+            f"r{self._reg(v)}"
+            for i, v in enumerate(node.inputs)
+            if self.liveness.is_move(node, i) and v.node.kind is not prim.Constant
+        ]
+        if after:
+            self._emit(indent, "del " + ", ".join(dict.fromkeys(after)))
+
+    # -- running and printing
+
+    def __call__(self, *inputs: Any) -> Any:
+        return self.fn(*inputs)
+
+    def __str__(self) -> str:
+        width = len(str(len(self.instructions)))
+        return "\n".join(f"{i:>{width}}  {ins}" for i, ins in enumerate(self.instructions)) + "\n"
+
+    def dump(self) -> str:
+        """The instruction listing followed by the generated Python source."""
+        return str(self) + "\n" + self.python_source
+
+
+def _tuple(items: list[str]) -> str:
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+def _is_true(v: Value) -> bool:
+    return v.node.kind is prim.Constant and constant_value(v) is True
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _materialize(value: Any) -> Any:
+    """IR constant values as runtime values (parsed tensor literals become tensors)."""
+    from ts_ir import TensorLiteral
+
+    if isinstance(value, TensorLiteral):
+        from ..tensor import tensor
+
+        return tensor(value.literal)
+    return value
+
+
+# ---------------------------------------------------------------------------
+# Nodes the emitter writes itself
+
+
+def _tuple_construct(code: Code, node: Node, args: list[str]) -> str:
+    return _tuple(args)
+
+
+def _tuple_unpack(code: Code, node: Node, args: list[str]) -> str:
+    return args[0]
+
+
+def _list_construct(code: Code, node: Node, args: list[str]) -> str:
+    return "[" + ", ".join(args) + "]"
+
+
+def _list_unpack(code: Code, node: Node, args: list[str]) -> str:
+    return f"{code._cell('unpack', _unpacker(len(node.outputs)))}({args[0]})"
+
+
+def _unpacker(n: int) -> Callable[[Any], Any]:
+    def unpack(xs: Any) -> Any:
+        if len(xs) != n:
+            from ..tensor import TensorError
+
+            raise TensorError(f"Expected {n} elements in a list but found {len(xs)}")
+        return xs
+
+    return unpack
+
+
+def _dict_construct(code: Code, node: Node, args: list[str]) -> str:
+    return "{" + ", ".join(f"{args[i]}: {args[i + 1]}" for i in range(0, len(args), 2)) + "}"
+
+
+def _tuple_index(code: Code, node: Node, args: list[str]) -> str:
+    return f"{args[0]}[{args[1]}]"
+
+
+def _get_attr(code: Code, node: Node, args: list[str]) -> str:
+    return f"getattr({args[0]}, {code._cell('s', node.s('name'))})"
+
+
+def _set_attr(code: Code, node: Node, args: list[str]) -> str:
+    return f"setattr({args[0]}, {code._cell('s', node.s('name'))}, {args[1]})"
+
+
+def _identity(code: Code, node: Node, args: list[str]) -> str:
+    return args[0]
+
+
+def _uninitialized(code: Code, node: Node, args: list[str]) -> str:
+    return "None"
+
+
+def _raise(code: Code, node: Node, args: list[str]) -> str:
+    from .exceptions import make_exception
+
+    return f"{code._cell('raise', _raiser(make_exception))}({', '.join(args)})"
+
+
+def _raiser(make: Callable[..., BaseException]) -> Callable[..., Any]:
+    def raise_(msg: str, cls: str | None = None) -> None:
+        raise make(msg, cls)
+
+    return raise_
+
+
+def _call_function(code: Code, node: Node, args: list[str]) -> str:
+    return f"{args[0]}({', '.join(args[1:])})"
+
+
+def _call_method(code: Code, node: Node, args: list[str]) -> str:
+    method = code._cell("s", node.s("name"))
+    return f"getattr({args[0]}, {method})({', '.join(args[1:])})"
+
+
+def _isinstance(code: Code, node: Node, args: list[str]) -> str:
+    from .typecheck import instance_checker
+
+    return f"{code._cell('isa', instance_checker(node.tys('types')))}({args[0]})"
+
+
+def _wait(code: Code, node: Node, args: list[str]) -> str:
+    return f"(yield {args[0]})"
+
+
+def _fork(code: Code, node: Node, args: list[str]) -> str:
+    from .fork import forker
+
+    return f"{code._cell('fork', forker(node, code))}({', '.join(args)})"
+
+
+_UNPACKING = frozenset({prim.TupleUnpack, prim.ListUnpack})
+
+_SPECIAL: dict[str, Callable[[Code, Node, list[str]], str]] = {
+    prim.TupleConstruct: _tuple_construct,
+    prim.TupleUnpack: _tuple_unpack,
+    prim.ListConstruct: _list_construct,
+    prim.ListUnpack: _list_unpack,
+    prim.DictConstruct: _dict_construct,
+    prim.TupleIndex: _tuple_index,
+    prim.GetAttr: _get_attr,
+    prim.SetAttr: _set_attr,
+    prim.unchecked_cast: _identity,
+    prim.Uninitialized: _uninitialized,
+    prim.RaiseException: _raise,
+    prim.CallFunction: _call_function,
+    prim.CallMethod: _call_method,
+    prim.isinstance: _isinstance,
+    prim.fork: _fork,
+    "aten::wait": _wait,
+}

@@ -1,0 +1,136 @@
+"""What every kernel uses: dtype promotion, numpy results as tensors, argument helpers.
+
+Promotion goes through ts-ir's one table (`result_type`), with the result for
+each combination of operand dtypes and categories cached, so kernels pay a
+dictionary lookup and nothing more. Numpy's own promotion is never relied on
+where it differs from PyTorch's (numpy makes float64 of an int array and a
+Python float; PyTorch makes float32).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from ts_ir import Category, ScalarType, result_type, scalar_dtype
+
+from ..dtypes import get_default_dtype, numpy_dtype, scalar_type_of_numpy
+from ..tensor import Tensor, TensorError, normalize_dim, wrap
+
+# PyTorch computes silently with IEEE semantics (1/0 is inf); numpy warns. Keep
+# kernels quiet without touching the user's numpy settings elsewhere.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ts_runtime\.")
+
+ndarray = np.ndarray
+asarray = np.asarray
+
+
+def result(r: Any) -> Tensor:
+    """Wrap a numpy result; ufuncs return numpy scalars for 0-d inputs, which become 0-d arrays."""
+    return wrap(r if type(r) is ndarray else asarray(r))
+
+
+def _operand_key(x: Any) -> Any:
+    if isinstance(x, Tensor):
+        d = x._data
+        return (d.dtype, d.ndim == 0)
+    return type(x)
+
+
+def _operand(x: Any) -> tuple[ScalarType, Category]:
+    if isinstance(x, Tensor):
+        d = x._data
+        return scalar_type_of_numpy(d.dtype), Category.ZERO_DIM if d.ndim == 0 else Category.DIM
+    if isinstance(x, (np.generic,)):
+        x = x.item()
+    return scalar_dtype(x), Category.SCALAR
+
+
+_PROMOTION: dict[Any, np.dtype] = {}
+
+
+def promote(*operands: Any) -> np.dtype:
+    """The numpy dtype PyTorch's type promotion gives these tensors and Python scalars."""
+    key = tuple(map(_operand_key, operands))
+    dt = _PROMOTION.get(key)
+    if dt is None:
+        dt = _PROMOTION[key] = numpy_dtype(result_type([_operand(x) for x in operands]))
+    return dt
+
+
+def floating(dt: np.dtype) -> np.dtype:
+    """`dt` if floating or complex, else the default float dtype (int and bool inputs of float ops)."""
+    return dt if dt.kind in "fc" else numpy_dtype(get_default_dtype())
+
+
+def operand(x: Any, dt: np.dtype) -> Any:
+    """A tensor's array in dtype `dt`, or a Python scalar as is (numpy treats it as weak)."""
+    if isinstance(x, Tensor):
+        a = x._data
+        return a if a.dtype is dt else a.astype(dt)
+    if isinstance(x, bool) and dt.kind != "b":
+        return int(x)
+    return x
+
+
+def array_of(x: Any, dt: np.dtype) -> ndarray:
+    """An array in dtype `dt` for a tensor or scalar (for kernels that need an array)."""
+    if isinstance(x, Tensor):
+        a = x._data
+        return a if a.dtype is dt else a.astype(dt)
+    return np.asarray(x, dtype=dt)
+
+
+def check_inplace_cast(target: Tensor, dt: np.dtype, name: str) -> None:
+    """In-place ops may not change their target's category (int tensor += float is an error)."""
+    have = target._data.dtype
+    if have is not dt and not np.can_cast(dt, have, casting="same_kind"):
+        raise TensorError(
+            f"result type {_torch_name(dt)} can't be cast to the desired output type {_torch_name(have)} ({name})"
+        )
+
+
+def _torch_name(dt: np.dtype) -> str:
+    return scalar_type_of_numpy(dt).name
+
+
+def dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """Normalize an int or list of ints (or None: all dims) to a tuple of dims."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, int):
+        return (normalize_dim(dim, ndim),)
+    if len(dim) == 0:
+        return tuple(range(ndim))
+    out = tuple(normalize_dim(d, ndim) for d in dim)
+    if len(set(out)) != len(out):
+        raise TensorError(f"dim {list(dim)} appears multiple times in the list of dims")
+    return out
+
+
+def shape_arg(size: Sequence[int]) -> tuple[int, ...]:
+    """A size argument as a tuple, rejecting negative sizes."""
+    shape = tuple(int(s) for s in size)
+    if any(s < 0 for s in shape):
+        raise TensorError(f"Trying to create tensor with negative dimension: {list(shape)}")
+    return shape
+
+
+def sum_to_shape(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
+    """Reduce a broadcast gradient back to `shape` (PyTorch's sum_to_size)."""
+    g = grad._data
+    if g.shape == tuple(shape):
+        return grad
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, s in enumerate(shape) if s == 1 and g.shape[lead + i] != 1
+    )
+    from .dispatch import call
+
+    if grad._ag is not None:  # keep the reduction differentiable (double backward)
+        out = call("aten::sum", grad, list(axes), True) if axes else grad
+        return call("aten::reshape", out, list(shape))
+    r = g.sum(axis=axes, keepdims=True) if axes else g
+    return result(r.reshape(shape))

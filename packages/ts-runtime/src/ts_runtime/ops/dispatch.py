@@ -1,0 +1,574 @@
+"""How operators are implemented, differentiated and called.
+
+- `@implements("aten::add.Tensor", ...)` attaches a kernel (a plain function
+  over positional values, returning Tensors) to schemas of the registry. The
+  registry's implementation becomes an autograd-aware wrapper generated for
+  the schema: it records history only when grad mode is on and a tensor
+  argument takes part in autograd, and otherwise calls the kernel directly.
+  The kernel stays reachable as `wrapper.__wrapped__`, which the interpreter
+  calls in plans compiled for no-grad execution.
+- `@derivative("aten::mul.Tensor", saves=("self", "other"))` registers the
+  gradient formula: `formula(grad, *args, result=...)` returns one gradient per
+  argument (trailing non-tensor arguments may be omitted). Formulas are
+  written with tensor operations, so gradients are differentiable again.
+- `call(name, *args, **kwargs)` is eager dispatch: it resolves the overload
+  from the Python values (cached per argument-type signature), fills in
+  defaults, and calls the implementation. The tracer hooks in here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from ts_ir import (
+    AnyType,
+    BoolType,
+    ComplexType,
+    Device,
+    DeviceType,
+    DictType,
+    FloatType,
+    IntType,
+    ListType,
+    NoneType,
+    NumberType,
+    OptionalType,
+    StringType,
+    TensorType,
+    TorchScriptError,
+    TupleType,
+    Type,
+    UnionType,
+)
+from ts_schema import Operator, RuleTable, evaluate_type_variables, match_type_variables, registry
+
+from ..autograd.grad_mode import GRAD_MODE
+from ..autograd.graph import ONE, NotDifferentiable, OpBackward, edge_of, set_history
+from ..tensor import Size, Tensor, TensorError, bump_version
+
+DERIVATIVES: RuleTable = RuleTable("derivative", default=None)
+
+#: Python expressions the interpreter may inline instead of calling a scalar
+#: operator's kernel: "{0} + {1}" over the argument expressions. Registered
+#: with `implements(..., expr=...)`; the expression must compute exactly what
+#: the kernel computes (a test checks this for every entry).
+INLINE: RuleTable = RuleTable("python_inline", default=None)
+
+
+class ArgumentError(TorchScriptError, TypeError):
+    """No overload of an operator accepts the given arguments (a `TypeError`, as in PyTorch)."""
+
+
+# ---------------------------------------------------------------------------
+# Registering kernels and formulas
+
+
+class _OpInfo:
+    """What the autograd path needs to know about one operator, computed once."""
+
+    __slots__ = ("functional", "layout", "mutated", "name", "op", "saves")
+
+    def __init__(self, op: Operator) -> None:
+        self.op = op
+        schema = op.schema
+        self.name = _node_name(schema.name, schema.overload_name)
+        self.layout: list[Any] = []
+        self.mutated: list[int] = []
+        for i, arg in enumerate(schema.arguments):
+            kind = _tensor_kind(arg.type)
+            self.layout.append(
+                None if kind is None else ONE if kind in ("tensor", "optional") else "list"
+            )
+            alias = arg.alias_info
+            if alias is not None and alias.is_write:
+                self.mutated.append(i)
+        self.saves: tuple[str, ...] | None = None
+        self.functional: Operator | None = None
+
+
+def _tensor_kind(t: Type) -> str | None:
+    if isinstance(t, TensorType):
+        return "tensor"
+    if isinstance(t, OptionalType) and isinstance(t.element, TensorType):
+        return "optional"
+    if isinstance(t, ListType) and _tensor_kind(t.element) is not None:
+        return "list"
+    return None
+
+
+def _node_name(name: str, overload: str) -> str:
+    base = name.partition("::")[2].strip("_")
+    return "".join(part[:1].upper() + part[1:] for part in base.split("_")) + "Backward0"
+
+
+def _any_ag(values: Sequence[Any]) -> bool:
+    for v in values:
+        if v is not None and v._ag is not None:
+            return True
+    return False
+
+
+def _make_wrapper(op: Operator, kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """An autograd-aware wrapper for `kernel`, specialized to the schema's tensor arguments."""
+    schema = op.schema
+    if schema.is_vararg:
+        return kernel
+    checks = []
+    for i, arg in enumerate(schema.arguments):
+        kind = _tensor_kind(arg.type)
+        if kind == "tensor":
+            checks.append(f"a{i}._ag is not None")
+        elif kind == "optional":
+            checks.append(f"(a{i} is not None and a{i}._ag is not None)")
+        elif kind == "list":
+            checks.append(f"_any_ag(a{i})")
+    if not checks:
+        return kernel
+    params = ", ".join(f"a{i}" for i in range(len(schema.arguments)))
+    packed = f"({params},)"
+    # Generated from the schema's argument count only; no schema text enters the code.
+    source = (
+        f"def wrapper({params}):\n"
+        f"    if _mode.enabled and ({' or '.join(checks)}):\n"
+        f"        return _record(_info, _kernel, {packed})\n"
+        f"    return _kernel({params})\n"
+    )
+    namespace: dict[str, Any] = {
+        "_mode": GRAD_MODE,
+        "_any_ag": _any_ag,
+        "_record": _record,
+        "_info": _OpInfo(op),
+        "_kernel": kernel,
+    }
+    exec(compile(source, f"<autograd wrapper of {op.key}>", "exec"), namespace)
+    wrapper = namespace["wrapper"]
+    wrapper.__wrapped__ = kernel
+    wrapper.__name__ = getattr(kernel, "__name__", "wrapper")
+    wrapper.__doc__ = getattr(kernel, "__doc__", None)
+    return wrapper
+
+
+def implements(
+    *keys: str, expr: str | None = None
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Attach a kernel to the registry's schemas `keys` (e.g. "aten::add.Tensor").
+
+    `expr`, for operators on Python scalars and containers, is the same
+    computation as a Python expression over "{0}", "{1}", ... that the
+    interpreter inlines in place of a call.
+    """
+
+    def decorate(kernel: Callable[..., Any]) -> Callable[..., Any]:
+        for key in keys:
+            op = registry.get(key)
+            registry.implement(key, _make_wrapper(op, kernel))
+            if expr is not None:
+                # by full schema: a bare "aten::add" key would mean every overload
+                INLINE.register(str(op.schema), expr)
+        return kernel
+
+    return decorate
+
+
+def implement_factory(*keys: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Attach a node-specialized implementation: `factory(node) -> callable` (vararg prims)."""
+
+    def decorate(factory: Callable[..., Any]) -> Callable[..., Any]:
+        for key in keys:
+            registry.implement(key, factory=factory)
+        return factory
+
+    return decorate
+
+
+def derivative(
+    *keys: str, saves: Sequence[str] | None = None
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a gradient formula for the operators `keys`.
+
+    `saves` names the arguments (or "result") the formula reads; they are
+    checked for in-place modification before the formula runs. By default
+    every tensor argument is checked.
+    """
+
+    def decorate(formula: Callable[..., Any]) -> Callable[..., Any]:
+        formula.saves = None if saves is None else tuple(saves)  # type: ignore[attr-defined]
+        for key in keys:
+            DERIVATIVES.register(key, formula)
+        return formula
+
+    return decorate
+
+
+# ---------------------------------------------------------------------------
+# Recording autograd history
+
+
+def _tensors_in(value: Any) -> list[Tensor]:
+    if isinstance(value, Tensor):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in _tensors_in(v)]
+    return []
+
+
+def _record(info: _OpInfo, kernel: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    if info.mutated:
+        return _record_inplace(info, args)
+    prev = GRAD_MODE.enabled
+    GRAD_MODE.enabled = False
+    try:
+        result = kernel(*args)
+    finally:
+        GRAD_MODE.enabled = prev
+    outputs = _tensors_in(result)
+    if not any(t._data.dtype.kind in "fc" for t in outputs):
+        return result
+    layout: list[Any] = []
+    edges = []
+    for spec, arg in zip(info.layout, args, strict=True):
+        if spec is None:
+            layout.append(None)
+        elif spec == ONE:
+            layout.append(ONE)
+            edges.append(edge_of(arg))
+        else:
+            layout.append(len(arg))
+            edges.extend(edge_of(t) for t in arg)
+    if all(e is None for e in edges):
+        return result
+    meta = [(t._data.shape, t._data.dtype) for t in outputs]
+    formula = DERIVATIVES.lookup_operator(info.op)
+    if formula is None:
+        node: Any = NotDifferentiable(info.op.key, edges, meta)
+    else:
+        node = OpBackward(
+            info.name,
+            formula,
+            args,
+            result,
+            layout,
+            edges,
+            meta,
+            _saved(info, formula, args, result),
+        )
+    for k, t in enumerate(outputs):
+        if t._data.dtype.kind in "fc":
+            set_history(t, node, k)
+    return result
+
+
+def _saved(info: _OpInfo, formula: Any, args: tuple[Any, ...], result: Any) -> list[Tensor]:
+    saves = formula.saves
+    if saves is None:
+        return [
+            t
+            for spec, a in zip(info.layout, args, strict=True)
+            if spec is not None
+            for t in _tensors_in(a)
+        ]
+    names = [arg.name for arg in info.op.schema.arguments]
+    saved: list[Tensor] = []
+    for name in saves:
+        saved.extend(_tensors_in(result if name == "result" else args[names.index(name)]))
+    return saved
+
+
+def _record_inplace(info: _OpInfo, args: tuple[Any, ...]) -> Any:
+    """An in-place op under autograd: compute its functional form with history, then write it back."""
+    target = args[info.mutated[0]]
+    if target._ag is not None and target._ag.requires_grad and target._ag.grad_fn is None:
+        raise TensorError(
+            "a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    functional = info.functional
+    if functional is None:
+        functional = info.functional = _functional_of(info.op)
+    out = functional.impl(*args)
+    target._data[...] = out._data
+    bump_version(target)
+    if out._ag is not None and out._ag.grad_fn is not None:
+        set_history(target, out._ag.grad_fn, out._ag.output_nr)
+    return target
+
+
+def _functional_of(op: Operator) -> Operator:
+    name, overload = op.schema.name, op.schema.overload_name
+    if not name.endswith("_"):
+        raise TensorError(
+            f"{op.key} writes its arguments and has no functional form to differentiate"
+        )
+    key = name[:-1] + (f".{overload}" if overload else "")
+    try:
+        return registry.get(key)
+    except TorchScriptError:
+        raise TensorError(
+            f"the derivative of in-place {op.key} needs {key}, which is not implemented"
+        ) from None
+
+
+# ---------------------------------------------------------------------------
+# Eager dispatch
+
+
+def ir_type_of(value: Any) -> Type:
+    """The IR type a Python value takes part in overload resolution with."""
+    if isinstance(value, Tensor):
+        return TensorType.get()
+    if isinstance(value, bool):
+        return BoolType.get()
+    if isinstance(value, int):
+        return IntType.get()
+    if isinstance(value, float):
+        return FloatType.get()
+    if isinstance(value, complex):
+        return ComplexType.get()
+    if isinstance(value, str):
+        return StringType.get()
+    if value is None:
+        return NoneType.get()
+    if isinstance(value, Device):
+        return DeviceType.get()
+    if isinstance(value, (list, Size)):
+        return (
+            _EMPTY_LIST if not value else ListType(_unify_elements([ir_type_of(v) for v in value]))
+        )
+    if isinstance(value, tuple):
+        return TupleType([ir_type_of(v) for v in value])
+    if isinstance(value, dict):
+        if not value:
+            return DictType(StringType.get(), AnyType.get())
+        k, v = next(iter(value.items()))
+        return DictType(ir_type_of(k), ir_type_of(v))
+    if isinstance(value, np.generic):
+        return ir_type_of(value.item())
+    return AnyType.get()
+
+
+class _EmptyListType(ListType):
+    """The type of `[]` in eager calls: it fits any list type."""
+
+    def is_subtype_of(self, other: Type) -> bool:
+        target = other.element if isinstance(other, OptionalType) else other
+        return isinstance(target, ListType) or super().is_subtype_of(other)
+
+
+_EMPTY_LIST = _EmptyListType(AnyType.get())
+
+
+def _unify_elements(types: list[Type]) -> Type:
+    first = types[0]
+    if all(t == first for t in types):
+        return first
+    if all(isinstance(t, (TensorType, NoneType)) for t in types):
+        return OptionalType(TensorType.get())
+    return AnyType.get()
+
+
+def _tag(value: Any) -> Any:
+    """A cheap key for the argument-type signature of a call."""
+    t = type(value)
+    if t is list or t is tuple or t is Size:
+        return (t, len(value) == 0, tuple(_tag(v) for v in value))
+    return t
+
+
+_NUMBERS = (IntType, FloatType, ComplexType, BoolType)
+Conversion = Callable[[Any], Any] | None
+
+
+def _convert(value: Any, arg: Any, allow: bool) -> tuple[bool, Conversion]:
+    """Whether `value` fits schema argument `arg`, and the conversion it needs if any.
+
+    As TorchScript's schema matching: an int or float where a fixed-size list is
+    expected is repeated, homogeneous tuples become lists; with `allow`, the
+    implicit conversions (Tensor to number, bool/int to float, str to Device).
+    """
+    formal = arg.type
+    target = formal.element if isinstance(formal, OptionalType) else formal
+    actual = ir_type_of(value)
+    if (
+        arg.N is not None
+        and isinstance(target, ListType)
+        and isinstance(actual, (IntType, FloatType))
+    ):
+        if isinstance(target.element, type(actual)):
+            n = arg.N
+            return True, lambda v: [v] * n
+    if _fits(actual, formal):
+        return True, (list if isinstance(value, tuple) and isinstance(actual, ListType) else None)
+    if isinstance(target, ListType) and isinstance(value, tuple) and value:
+        as_list = ListType(_unify_elements([ir_type_of(v) for v in value]))
+        if _fits(as_list, formal):
+            return True, list
+    if not allow:
+        return False, None
+    if isinstance(target, FloatType) and isinstance(actual, (IntType, BoolType)):
+        return True, float
+    if isinstance(target, IntType) and isinstance(actual, BoolType):
+        return True, int
+    if isinstance(actual, TensorType) and isinstance(
+        target, (IntType, FloatType, BoolType, NumberType)
+    ):
+        return True, {IntType: int, FloatType: float, BoolType: bool}.get(type(target), _item)
+    if (
+        isinstance(target, ListType)
+        and isinstance(target.element, FloatType)
+        and isinstance(value, (list, tuple))
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    ):
+        return True, lambda xs: [float(x) for x in xs]
+    if isinstance(target, DeviceType) and isinstance(actual, StringType):
+        return True, Device
+    return False, None
+
+
+def _item(t: Tensor) -> Any:
+    return t.item()
+
+
+def _fits(actual: Type, formal: Type) -> bool:
+    if isinstance(formal, OptionalType) and isinstance(actual, NoneType):
+        return True
+    target = formal.element if isinstance(formal, OptionalType) else formal
+    if isinstance(target, NumberType):
+        return isinstance(actual, _NUMBERS)
+    if isinstance(target, UnionType):
+        return any(_fits(actual, m) for m in target.types)
+    bindings: dict[str, Type] = {}
+    if not match_type_variables(target, actual, bindings):
+        return False
+    if target.has_free_variables():
+        evaluated = evaluate_type_variables(target, bindings)
+        target = evaluated if evaluated is not None else target
+    return actual.is_subtype_of(target)
+
+
+class _Binding:
+    """How to turn (args, kwargs) into the positional arguments of one overload."""
+
+    __slots__ = ("impl", "op", "plan")
+
+    def __init__(self, op: Operator, plan: list[tuple[int, Any, Conversion]]) -> None:
+        self.op = op
+        self.impl = op.impl
+        # per schema argument: (source, key, conversion) where source is
+        # 0 positional index, 1 keyword name, 2 default value, 3 pack args[key:] into a list
+        self.plan = plan
+
+    def bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        out = []
+        for source, key, conv in self.plan:
+            if source == 0:
+                v = args[key]
+            elif source == 1:
+                v = kwargs[key]
+            elif source == 2:
+                v = list(key) if type(key) is list else key
+            else:
+                v = list(args[key:])
+            out.append(v if conv is None else conv(v))
+        return out
+
+
+def _try_bind(
+    op: Operator, args: tuple[Any, ...], kwargs: dict[str, Any], allow: bool
+) -> tuple[_Binding | None, str]:
+    formals = op.schema.arguments
+    n_positional = sum(1 for a in formals if not a.kwarg_only)
+    pack_from = None
+    if len(args) > n_positional:
+        last = formals[n_positional - 1] if n_positional else None
+        if (
+            last is not None
+            and isinstance(last.type, ListType)
+            and isinstance(last.type.element, IntType)
+            and all(isinstance(a, int) for a in args[n_positional - 1 :])
+        ):
+            pack_from = n_positional - 1
+        else:
+            return None, f"expected at most {n_positional} positional arguments, got {len(args)}"
+    plan: list[tuple[int, Any, Conversion]] = []
+    used: set[str] = set()
+    for i, formal in enumerate(formals):
+        if pack_from is not None and i == pack_from:
+            plan.append((3, i, None))
+            continue
+        if i < len(args) and not formal.kwarg_only:
+            value, source, key = args[i], 0, i
+        elif formal.name in kwargs:
+            value, source, key = kwargs[formal.name], 1, formal.name
+            used.add(formal.name)
+        elif formal.has_default_value:
+            plan.append((2, formal.default_value, None))
+            continue
+        else:
+            return None, f"argument '{formal.name}' is missing"
+        ok, conv = _convert(value, formal, allow)
+        if not ok:
+            expected = formal.type.annotation_str()
+            return (
+                None,
+                f"argument '{formal.name}' expects {expected}, got {ir_type_of(value).annotation_str()}",
+            )
+        plan.append((source, key, conv))
+    extra = set(kwargs) - used
+    if extra:
+        return None, f"unexpected keyword argument '{sorted(extra)[0]}'"
+    if op.impl is None:
+        return None, "has no eager implementation"
+    return _Binding(op, plan), ""
+
+
+_CACHE: dict[Any, _Binding] = {}
+TRACE_HOOK: list[Callable[[Operator, list[Any]], Any] | None] = [None]
+
+
+def resolve(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Binding:
+    """The overload of `name` these values call, by TorchScript's matching rules (cached)."""
+    key = (name, tuple(map(_tag, args)), tuple(kwargs))
+    binding = _CACHE.get(key)
+    if binding is not None:
+        return binding
+    overloads = registry.lookup(name)
+    failures: list[str] = []
+    for allow in (False, True):
+        failures.clear()
+        for op in overloads:
+            binding, why = _try_bind(op, args, kwargs, allow)
+            if binding is not None:
+                _CACHE[key] = binding
+                return binding
+            failures.append(f"  {op.schema}\n    {why}")
+    given = ", ".join(
+        [ir_type_of(a).annotation_str() for a in args]
+        + [f"{k}={ir_type_of(v).annotation_str()}" for k, v in kwargs.items()]
+    )
+    raise ArgumentError(
+        f"no overload of {name} accepts ({given}); the candidates were:\n" + "\n".join(failures)
+    )
+
+
+def call(name: str, *args: Any, **kwargs: Any) -> Any:
+    """Call operator `name` (e.g. "aten::add") on Python values, as eager code does."""
+    binding = resolve(name, args, kwargs)
+    bound = binding.bind(args, kwargs)
+    hook = TRACE_HOOK[0]
+    if hook is not None:
+        return hook(binding.op, bound)
+    return binding.impl(*bound)
+
+
+def eager_function(name: str, python_name: str | None = None) -> Callable[..., Any]:
+    """A Python function for the eager namespace that calls operator `name`."""
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        return call(name, *args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = python_name or name.partition("::")[2]
+    fn.__doc__ = (
+        f"Calls the operator {name}; its overloads are listed by `tsjit.schemas({name!r})`."
+    )
+    return fn
