@@ -64,13 +64,11 @@ def _install_editable(session: nox.Session, names: list[str], *extra: str) -> No
 
 
 @nox.session
-@nox.parametrize("package", _package_names())
+@nox.parametrize("package", _package_names(), ids=_package_names())
 def tests(session: nox.Session, package: str) -> None:
     """Run one package's own tests against its in-repo dependencies only."""
     _install_editable(session, _in_repo_closure(package))
-    session.run(
-        "pytest", "-q", "-n", "auto", str(PACKAGES / package / "tests"), *session.posargs
-    )
+    session.run("pytest", "-q", "-n", "auto", str(PACKAGES / package / "tests"), *session.posargs)
 
 
 @nox.session
@@ -113,3 +111,14 @@ def bench(session: nox.Session) -> None:
     """Benchmarks; results are written to docs/benchmarks.md."""
     _install_editable(session, _package_names())
     session.run("python", str(ROOT / "tools" / "bench.py"), *session.posargs)
+
+
+@nox.session
+def example_ops(session: nox.Session) -> None:
+    """The example operator package, installed as a wheel, found through its entry point."""
+    _install_editable(session, ["ts-ir", "ts-schema"])
+    # not editable: the entry point must come from installed package metadata
+    session.install(str(ROOT / "integration_tests" / "example_ops"))
+    session.run(
+        "pytest", "-q", str(ROOT / "integration_tests" / "example_ops" / "tests"), *session.posargs
+    )

@@ -1,0 +1,1 @@
+"""An example third-party operator package for tsjit (see `operators`)."""
