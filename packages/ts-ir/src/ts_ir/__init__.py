@@ -29,6 +29,7 @@ from .lexer import PYTHON_KEYWORDS, Lexer, Token, parse_number, parse_string_lit
 from .printer import print_graph, print_node
 from .source import Source, SourceLocation, SourceRange, format_error
 from .symbol import Namespace, Symbol, aten, attr, onnx, prim
+from .testing import FileCheck, FileCheckError, run_checks_from_comments
 from .type_parser import TypeParser, parse_type
 from .types import (
     SINGLETON_TYPES,
@@ -37,6 +38,7 @@ from .types import (
     AnyListType,
     AnyTupleType,
     AnyType,
+    AwaitType,
     BoolType,
     CapsuleType,
     ClassType,
@@ -65,6 +67,7 @@ from .types import (
     StorageType,
     StreamType,
     StringType,
+    SymBoolType,
     SymIntType,
     TensorType,
     TupleType,
@@ -91,6 +94,7 @@ __all__ = [
     "AnyTupleType",
     "AnyType",
     "AttributeKind",
+    "AwaitType",
     "Block",
     "BoolType",
     "CapsuleType",
@@ -101,6 +105,8 @@ __all__ = [
     "DeviceType",
     "DictType",
     "DimnameType",
+    "FileCheck",
+    "FileCheckError",
     "FloatType",
     "FunctionType",
     "FutureType",
@@ -133,6 +139,7 @@ __all__ = [
     "StorageType",
     "StreamType",
     "StringType",
+    "SymBoolType",
     "SymIntType",
     "Symbol",
     "TensorLiteral",
@@ -170,6 +177,7 @@ __all__ = [
     "promote_types",
     "quote_string",
     "result_type",
+    "run_checks_from_comments",
     "scalar_dtype",
     "set_tensor_factory",
     "type_verbosity",

@@ -415,6 +415,12 @@ class AttributeAccessors:
     def fs_(self, name: str, v: Iterable[float]) -> Node:
         return self.set_attr(name, AttributeKind.fs, list(v))
 
+    def cs(self, name: str) -> list[complex]:
+        return self._get(name, AttributeKind.cs)
+
+    def cs_(self, name: str, v: Iterable[complex]) -> Node:
+        return self.set_attr(name, AttributeKind.cs, list(v))
+
     def ss(self, name: str) -> list[str]:
         return self._get(name, AttributeKind.ss)
 

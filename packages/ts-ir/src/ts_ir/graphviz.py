@@ -61,7 +61,7 @@ class _DotWriter:
             if n.kind_of(name) not in (AttributeKind.g, AttributeKind.gs)
         ]
         if attrs:
-            label += "\\n[" + _escape(", ".join(attrs))[:60] + "]"
+            label += "\\n[" + _escape(", ".join(attrs)[:60]) + "]"
         if n.outputs:
             label += "\\n" + "\\n".join(_escape(f"%{v.debug_name} : {v.type}") for v in n.outputs)
         fill = (

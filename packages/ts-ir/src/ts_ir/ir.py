@@ -146,6 +146,10 @@ class Value:
         self._replace_uses_where(new, lambda user: user.is_dominated_by(node))
 
     def _replace_uses_where(self, new: Value, pred: Callable[[Node], bool]) -> None:
+        if new is self:
+            return
+        if new.owning_graph is not self.owning_graph:
+            raise IRError("cannot replace uses with a value of another graph")
         keep: list[Use] = []
         for use in self.uses:
             if pred(use.user):
@@ -446,7 +450,9 @@ class Node(AttributeAccessors):
         while node is not None:
             assert node.owning_block is not None
             if node.owning_block is dominator.owning_block:
-                return dominator.is_before(node) or dominator is node
+                # strict, as in TorchScript: a node (and what its blocks hold) is not
+                # dominated by itself, so its own inputs keep their values
+                return dominator.is_before(node)
             node = node.owning_block.owning_node
         return False
 
@@ -1030,15 +1036,9 @@ class Graph:
 
 
 def _chain_blocks(blocks: list[Block]) -> Iterator[Node]:
+    # only the blocks' own nodes: `all_nodes` pushes deeper blocks itself
     for b in blocks:
-        yield from _all_in_block(b)
-
-
-def _all_in_block(block: Block) -> Iterator[Node]:
-    for n in block.nodes():
-        yield n
-        for b in n.blocks:
-            yield from _all_in_block(b)
+        yield from b.nodes()
 
 
 def is_valid_name(name: str) -> bool:

@@ -16,9 +16,10 @@ from typing import Any
 
 from .attributes import AttributeKind, make_tensor_literal
 from .errors import IRParseError
-from .ir import Graph, Node, Value
+from .ir import Graph, Node, Value, is_valid_name
 from .lexer import Lexer, Token
-from .source import Source, SourceLocation
+from .lint import structure_problem
+from .source import Source, SourceLocation, SourceRange
 from .symbol import Symbol
 from .type_parser import TypeParser
 from .types import SINGLETON_TYPES, Type
@@ -27,6 +28,7 @@ _BLOCK_RE = re.compile(r"block\d+\Z")
 _GROUP_RE = re.compile(r"(.*)_(\d+)\Z")
 _LOCATION_RE = re.compile(r"#\s*(.+):(\d+):(\d+)\s*\Z")
 _NUMERIC_NAME_RE = re.compile(r"%(\d+)\b")
+_VALUE_NAMES = frozenset({"inf", "nan", "True", "False", "None"})
 
 
 class _Scope:
@@ -58,7 +60,10 @@ class IRParser:
     # -- graphs
 
     def parse(self) -> Graph:
-        graph = self.parse_graph()
+        try:
+            graph = self.parse_graph()
+        except RecursionError:
+            self.L.error("the text is nested too deeply")
         self.L.expect("eof", "end of input")
         return graph
 
@@ -119,13 +124,15 @@ class IRParser:
             L.expect(",", f"',' or '{close}'")
 
     def _define(self, v: Value, tok: Token, scope: _Scope, defined: dict[str, Value]) -> None:
-        name = tok.text[1:]
+        name = _value_name(tok)
         if name in defined:
             self.L.error(f"value %{name} is defined twice", tok)
-        if name.isdigit():
+        if name.isdecimal():
             v.unique = int(name)
-        else:
+        elif is_valid_name(name):
             v.set_debug_name(name)
+        else:
+            self.L.error(f"invalid value name {tok.text}", tok)
         defined[name] = v
         scope.names[name] = v
 
@@ -136,7 +143,7 @@ class IRParser:
             return values
         while True:
             tok = L.expect("var", "a value name like %x")
-            v = scope.lookup(tok.text[1:])
+            v = scope.lookup(_value_name(tok))
             if v is None:
                 L.error(f"value {tok.text} is used but not defined in scope", tok)
             values.append(v)  # type: ignore[arg-type]
@@ -180,7 +187,9 @@ class IRParser:
                 if not L.next_if(","):
                     break
         L.expect("=", "'='")
+        kind_start = L.cur.start
         kind = self._kind()
+        kind_end = L.prev_end
         node = Node(graph, kind)
         if L.cur.kind == "[":
             self._attributes(node)
@@ -209,6 +218,9 @@ class IRParser:
                 b.register_output(v)
         for tok, t in outputs:
             self._define(node.add_output(t), tok, scope, defined)
+        problem = structure_problem(node)
+        if problem is not None:
+            raise IRParseError(problem, SourceRange(self.source, kind_start, kind_end))
 
     def _kind(self) -> Symbol:
         L = self.L
@@ -257,8 +269,14 @@ class IRParser:
         if tok.kind == "string":
             return K.s, self._string(L.next())
         if tok.kind == "{":
+            # `{0}` is a one-element tensor, `{"a": 1}` and `{}` a dict
+            key = L.lookahead()
+            if key.kind in ("}", "string") or key.text in ("True", "False", "None"):
+                return K.ival, self._ivalue()
             L.next()
             value = self._scalar()
+            if L.cur.kind == ":":
+                return K.ival, self._dict_rest(value)
             L.expect("}")
             return K.t, make_tensor_literal(value)
         if tok.kind == "<":
@@ -268,6 +286,8 @@ class IRParser:
         if tok.kind == "[":
             return self._list_attribute()
         if tok.kind == "(":
+            if self._type_follows():
+                return K.ty, self.types.parse_type()
             return K.ival, self._ivalue()
         if tok.kind in ("number", "-") or (tok.kind == "ident" and tok.text in ("inf", "nan")):
             value = self._scalar()
@@ -289,8 +309,7 @@ class IRParser:
                 "this attribute value was printed without its contents and cannot be read back",
                 L.lookahead(),
             )
-        first = L.lookahead()
-        if first.kind == "ident" and first.text not in ("inf", "nan", "True", "False", "None"):
+        if self._type_follows():
             L.next()
             types = [self.types.parse_type()]
             while L.next_if(","):
@@ -311,6 +330,40 @@ class IRParser:
             return K.cs, [complex(x) for x in value]
         return K.ival, value
 
+    def _type_follows(self) -> bool:
+        """Whether the bracketed attribute value at the current token holds types or values.
+
+        Only types show a name that is not a literal (`[int]`, `[(), Tensor]`), a type
+        suffix after brackets (`()?`, `[()[]]`), or a one-element tuple without a trailing
+        comma (`(())`); values show numbers, strings and literals.
+        """
+        L = self.L
+        groups: list[list[Any]] = []  # per open bracket: its kind, elements, last token
+        k, prev = 0, ""
+        while True:
+            tok = L.lookahead(k) if k else L.cur
+            kind = tok.kind
+            if kind == "?" or (kind == "[" and prev in (")", "]")):
+                return True
+            if not groups and k > 0:
+                return False
+            if kind in ("(", "["):
+                if groups and groups[-1][2] in ("(", "[", ","):
+                    groups[-1][1] += 1
+                groups.append([kind, 0, kind])
+            elif kind in (")", "]"):
+                opened, elements, last = groups.pop()
+                if opened == "(" and elements == 1 and last != ",":
+                    return True
+                if groups:
+                    groups[-1][2] = kind
+            elif kind == ",":
+                groups[-1][2] = kind
+            else:
+                return kind == "ident" and tok.text not in _VALUE_NAMES
+            prev = kind
+            k += 1
+
     def _ivalue(self) -> Any:
         """A printed IValue: numbers, strings, None/True/False, lists, tuples, dicts."""
         L = self.L
@@ -325,22 +378,27 @@ class IRParser:
             return tuple(items)
         if tok.kind == "{":
             L.next()
-            out: dict[Any, Any] = {}
             if L.next_if("}"):
-                return out
-            while True:
-                key = self._ivalue()
-                L.expect(":")
-                out[key] = self._ivalue()
-                if L.next_if("}"):
-                    return out
-                L.expect(",", "',' or '}'")
+                return {}
+            return self._dict_rest(self._ivalue())
         if tok.kind == "string":
             return self._string(L.next())
         if tok.kind == "ident" and tok.text in ("True", "False", "None"):
             L.next()
             return {"True": True, "False": False, "None": None}[tok.text]
         return self._scalar()
+
+    def _dict_rest(self, key: Any) -> dict[Any, Any]:
+        """The rest of a dict after its `{` and first key."""
+        L = self.L
+        out: dict[Any, Any] = {}
+        while True:
+            L.expect(":", "':'")
+            out[key] = self._ivalue()
+            if L.next_if("}"):
+                return out
+            L.expect(",", "',' or '}'")
+            key = self._ivalue()
 
     def _ivalue_items(self, close: str) -> list[Any]:
         L = self.L
@@ -368,7 +426,8 @@ class IRParser:
             L.error(f"expected a number but found {tok.describe()}")
             raise AssertionError
         if negative:
-            value = -value
+            # only a float prints as `-0` (a one-element tensor holding -0.0)
+            value = -value if value != 0 or not isinstance(value, int) else -0.0
         # complex numbers print as `1.+2.j`
         if isinstance(value, (int, float)) and L.cur.kind in ("+", "-"):
             nxt = L.lookahead()
@@ -378,10 +437,19 @@ class IRParser:
         return value
 
     def _string(self, tok: Token) -> str:
-        value = tok.value
+        try:
+            value = tok.value
+        except ValueError as exc:  # an escape that names no character
+            self.L.error(f"invalid string literal: {exc}", tok)
         if isinstance(value, bytes):
             self.L.error("byte strings are not IR string attributes", tok)
         return value  # type: ignore[return-value]
+
+
+def _value_name(tok: Token) -> str:
+    """The name of a `%name` token; numbers are normalized (`%07` is `%7`)."""
+    name = tok.text[1:]
+    return str(int(name)) if name.isdecimal() else name
 
 
 def parse_ir(text: str, *, filename: str | None = None) -> Graph:

@@ -45,7 +45,7 @@ _STRING_BODY = "|".join(
     ]
 )
 _NUMBER = (
-    r"0[xX][0-9a-fA-F_]+|0[oO][0-7_]+|0[bB][01_]+"
+    r"0[xX]_?[0-9a-fA-F][0-9a-fA-F_]*|0[oO]_?[0-7][0-7_]*|0[bB]_?[01][01_]*"
     r"|(?:\d[\d_]*\.[\d_]*|\.\d[\d_]*|\d[\d_]*)(?:[eE][+-]?\d+)?[jJ]?"
 )
 # Operators, longest first within each alternative, as character classes where possible.
@@ -209,7 +209,7 @@ class Lexer:
                     yield from self._relex(start + 1, end)
                     continue
             elif kind == "bad":
-                raise self._bad(start, f"unexpected character {m.group()!r}")
+                raise self._bad(start, _bad_character_message(m.group()))
             yield Token(kind, m.group(), start, end, source)  # type: ignore[arg-type]
         yield Token("eof", "", len(text), len(text), source)
 
@@ -282,7 +282,7 @@ class Lexer:
                     at_line_start = True
                 continue
             if kind == "bad":
-                raise self._bad(start, f"unexpected character {m.group()!r}")
+                raise self._bad(start, _bad_character_message(m.group()))
             if kind == "var":
                 # `%` is the modulo operator in Python
                 yield Token("%", "%", start, start + 1, source)
@@ -305,6 +305,13 @@ class Lexer:
         for _ in indents[1:]:
             yield Token("dedent", "", n, n, source)
         yield Token("eof", "", n, n, source)
+
+
+def _bad_character_message(ch: str) -> str:
+    # a quote only fails to start a string token when the string does not end
+    if ch in "'\"":
+        return "unterminated string literal"
+    return f"unexpected character {ch!r}"
 
 
 def _indent_width(ws: str) -> int:

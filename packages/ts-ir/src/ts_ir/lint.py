@@ -140,43 +140,9 @@ class _Linter:
                 )
 
     def _kind_rules(self, n: Node) -> None:
-        k = n.kind
-        if k is IF:
-            if len(n.inputs) != 1 or len(n.blocks) != 2:
-                self.fail("prim::If needs exactly one condition input and two blocks")
-            if not isinstance(n.inputs[0].type, BoolType):
-                self.fail(
-                    f"prim::If condition %{n.inputs[0].debug_name} is {n.inputs[0].type}, not bool"
-                )
-            for b in n.blocks:
-                if b.inputs:
-                    self.fail("prim::If blocks take no inputs")
-                if len(b.outputs) != len(n.outputs):
-                    self.fail(
-                        f"a prim::If block returns {len(b.outputs)} values for {len(n.outputs)} outputs"
-                    )
-        elif k is LOOP:
-            if len(n.inputs) < 2 or len(n.blocks) != 1:
-                self.fail("prim::Loop needs a trip count, a condition and one block")
-            carried = len(n.inputs) - 2
-            body = n.blocks[0]
-            if len(n.outputs) != carried:
-                self.fail(
-                    f"prim::Loop has {carried} loop-carried inputs but {len(n.outputs)} outputs"
-                )
-            if len(body.inputs) != carried + 1:
-                self.fail(f"a prim::Loop body takes {len(body.inputs)} inputs, not 1 + {carried}")
-            if len(body.outputs) != carried + 1:
-                self.fail(
-                    f"a prim::Loop body returns {len(body.outputs)} values, not 1 + {carried}"
-                )
-            if not isinstance(n.inputs[0].type, IntType):
-                self.fail(
-                    f"prim::Loop trip count %{n.inputs[0].debug_name} is {n.inputs[0].type}, not int"
-                )
-        elif k is CONSTANT:
-            if n.inputs or n.blocks or len(n.outputs) != 1:
-                self.fail("prim::Constant takes no inputs or blocks and has one output")
+        problem = structure_problem(n)
+        if problem is not None:
+            self.fail(problem)
 
     def _subgraphs(self, n: Node) -> None:
         if not n._attrs:
@@ -190,6 +156,41 @@ class _Linter:
                     lint_graph(sub)
                 except LintError as err:
                     self.fail(f"in the {name} subgraph of {n.kind}: {err.invariant}")
+
+
+def structure_problem(n: Node) -> str | None:
+    """What is wrong with the block structure or inputs of a prim::If, prim::Loop or
+    prim::Constant node, or None. The IR parser checks every node it reads with this."""
+    k = n.kind
+    if k is IF:
+        if len(n.inputs) != 1 or len(n.blocks) != 2:
+            return "prim::If needs exactly one condition input and two blocks"
+        if not isinstance(n.inputs[0].type, BoolType):
+            return f"prim::If condition %{n.inputs[0].debug_name} is {n.inputs[0].type}, not bool"
+        for b in n.blocks:
+            if b.inputs:
+                return "prim::If blocks take no inputs"
+            if len(b.outputs) != len(n.outputs):
+                return (
+                    f"a prim::If block returns {len(b.outputs)} values for {len(n.outputs)} outputs"
+                )
+    elif k is LOOP:
+        if len(n.inputs) < 2 or len(n.blocks) != 1:
+            return "prim::Loop needs a trip count, a condition and one block"
+        carried = len(n.inputs) - 2
+        body = n.blocks[0]
+        if len(n.outputs) != carried:
+            return f"prim::Loop has {carried} loop-carried inputs but {len(n.outputs)} outputs"
+        if len(body.inputs) != carried + 1:
+            return f"a prim::Loop body takes {len(body.inputs)} inputs, not 1 + {carried}"
+        if len(body.outputs) != carried + 1:
+            return f"a prim::Loop body returns {len(body.outputs)} values, not 1 + {carried}"
+        if not isinstance(n.inputs[0].type, IntType):
+            return f"prim::Loop trip count %{n.inputs[0].debug_name} is {n.inputs[0].type}, not int"
+    elif k is CONSTANT:
+        if n.inputs or n.blocks or len(n.outputs) != 1:
+            return "prim::Constant takes no inputs or blocks and has one output"
+    return None
 
 
 def lint_graph(graph: Graph) -> None:

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .dtypes import ScalarType
-from .lexer import Lexer
+from .lexer import Lexer, Token
 from .types import (
     SINGLETON_TYPES,
+    AwaitType,
     ClassType,
     Device,
     DictType,
@@ -84,6 +85,7 @@ class TypeParser:
             "Optional",
             "Tuple",
             "Future",
+            "Await",
             "RRef",
             "Union",
             "NamedTuple",
@@ -91,7 +93,7 @@ class TypeParser:
             "(",
             "[",
         ):
-            return self._parse_generic(name)
+            return self._parse_generic(name, tok)
         if (
             name in _SCALAR_TYPE_NAMES
             or name == "Tensor"
@@ -116,7 +118,7 @@ class TypeParser:
         self.L.error(f"unknown type {name!r}", tok)
         raise AssertionError  # unreachable
 
-    def _parse_generic(self, name: str) -> Type:
+    def _parse_generic(self, name: str, name_tok: Token) -> Type:
         L = self.L
         close = "]" if L.cur.kind == "[" else ")"
         L.next()
@@ -137,10 +139,11 @@ class TypeParser:
             L.expect("]")
             return TupleType([])
         args = self._comma_list(close, self.parse_type)
-        arity = {"Dict": 2, "List": 1, "Optional": 1, "Future": 1, "RRef": 1}.get(name)
+        arity = {"Dict": 2, "List": 1, "Optional": 1, "Future": 1, "Await": 1, "RRef": 1}.get(name)
         if arity is not None and len(args) != arity:
             L.error(
-                f"{name} takes {arity} type argument{'s' if arity > 1 else ''}, got {len(args)}"
+                f"{name} takes {arity} type argument{'s' if arity > 1 else ''}, got {len(args)}",
+                name_tok,
             )
         if name == "Dict":
             return DictType(args[0], args[1])
@@ -150,6 +153,8 @@ class TypeParser:
             return OptionalType.create(args[0])
         if name == "Future":
             return FutureType(args[0])
+        if name == "Await":
+            return AwaitType(args[0])
         if name == "RRef":
             return RRefType(args[0])
         if name == "Union":
@@ -176,7 +181,7 @@ class TypeParser:
         scalar = _SCALAR_TYPE_NAMES.get(head[:-6] if tensor_suffix else head)
         if L.cur.kind != "(":
             if scalar is None:
-                return TensorType.get()
+                return self._undefined_suffix(TensorType.get())
             # `Float` alone would be a dtype, not a type; `FloatTensor` is unranked
             return self._undefined_suffix(TensorType(scalar))
         return self._undefined_suffix(
@@ -195,6 +200,7 @@ class TypeParser:
         requires_grad: bool | None = None
         device: Device | None = None
         saw_size_field = False
+        strides_tok = None
         if not L.next_if(")"):
             while True:
                 tok = L.cur
@@ -206,7 +212,7 @@ class TypeParser:
                     sizes.append(self._int(L.next()))
                     saw_size_field = True
                 elif tok.kind == "ident" and tok.text == "strides":
-                    L.next()
+                    strides_tok = L.next()
                     L.expect("=")
                     L.expect("[")
                     strides = []
@@ -240,7 +246,7 @@ class TypeParser:
             and (requires_grad is not None or device is not None)
         )
         if strides is not None and len(strides) != len(sizes):
-            L.error(f"{len(strides)} strides given for {len(sizes)} sizes")
+            L.error(f"{len(strides)} strides given for {len(sizes)} sizes", strides_tok)
         return TensorType(
             scalar,
             device,

@@ -106,6 +106,12 @@ class Type:
     def is_subtype_of(self, other: Type) -> bool:
         if other is self or isinstance(other, AnyType):
             return True
+        if isinstance(self, (OptionalType, UnionType)):
+            # a union is a subtype when each of its members is
+            members = (
+                (self.element, NoneType.get()) if isinstance(self, OptionalType) else self.types
+            )
+            return all(m.is_subtype_of(other) for m in members)
         if isinstance(other, OptionalType):
             return isinstance(self, NoneType) or self.is_subtype_of(other.element)
         if isinstance(other, UnionType):
@@ -177,7 +183,15 @@ class IntType(_Singleton):
 
 
 class SymIntType(_Singleton):
-    kind, name = "SymIntType", "SymInt"
+    """A symbolic int in schemas; annotations spell it `int`, as PyTorch does."""
+
+    kind, name, annotation = "SymIntType", "SymInt", "int"
+
+
+class SymBoolType(_Singleton):
+    """A symbolic bool in schemas; annotations spell it `bool`, as PyTorch does."""
+
+    kind, name, annotation = "SymBoolType", "SymBool", "bool"
 
 
 class FloatType(_Singleton):
@@ -713,6 +727,31 @@ class FutureType(_Structural):
         return isinstance(other, FutureType) and self.element.is_subtype_of(other.element)
 
 
+class AwaitType(_Structural):
+    """The result of `torch.jit._awaitable`: a lazily computed value."""
+
+    __slots__ = ("element",)
+    kind = "AwaitType"
+
+    def __init__(self, element: Type) -> None:
+        self.element = element
+
+    def __str__(self) -> str:
+        return f"Await[{self.element}]"
+
+    def annotation_str(self) -> str:
+        return f"Await[{self.element.annotation_str()}]"
+
+    def contained_types(self) -> tuple[Type, ...]:
+        return (self.element,)
+
+    def with_contained(self, types: Sequence[Type]) -> Type:
+        return AwaitType(types[0])
+
+    def _is_subtype_of(self, other: Type) -> bool:
+        return isinstance(other, AwaitType) and self.element.is_subtype_of(other.element)
+
+
 class RRefType(_Structural):
     __slots__ = ("element",)
     kind = "RRefType"
@@ -942,6 +981,7 @@ SINGLETON_TYPES: dict[str, Type] = {
         NumberType,
         IntType,
         SymIntType,
+        SymBoolType,
         FloatType,
         ComplexType,
         BoolType,
@@ -967,3 +1007,4 @@ SINGLETON_TYPES: dict[str, Type] = {
 }
 SINGLETON_TYPES["Tensor"] = TensorType.get()
 SINGLETON_TYPES["number"] = NumberType()
+SINGLETON_TYPES["None"] = NoneType()  # as Python annotations write it: `Union[int, None]`

@@ -1,0 +1,292 @@
+"""FileCheck: ordered substring checks on IR text, as `torch.testing.FileCheck` does.
+
+    FileCheck().check("aten::add").check_next("return").check_not("aten::mul").run(str(g))
+
+Checks run in order over the text, each starting where the previous match
+ended. `check_not` forbids a string between the matches around it (or up to
+the end); a run of `check_dag` calls matches in any order; `check_count`
+matches a string several times in a row. A failure raises `FileCheckError`,
+whose message names the failed directive and shows the text where matching
+stopped.
+
+`run_checks_from_comments(source, text)` reads LLVM-style directives from the
+comments of `source` (`# CHECK: ...`, `# CHECK-NEXT:`, `# CHECK-NOT:`,
+`# CHECK-SAME:`, `# CHECK-DAG:`, `# CHECK-COUNT-3:`, `# CHECK-COUNT-EXACTLY-3:`,
+`# CHECK-REGEX:`) and applies them to `text`, so a test can be an IR file that
+carries its own expectations.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+CHECK = "CHECK"
+CHECK_NEXT = "CHECK-NEXT"
+CHECK_SAME = "CHECK-SAME"
+CHECK_NOT = "CHECK-NOT"
+CHECK_DAG = "CHECK-DAG"
+CHECK_COUNT = "CHECK-COUNT"
+CHECK_REGEX = "CHECK-REGEX"
+
+_CONTEXT_LINES = 2
+_ANY_DIRECTIVE_RE = re.compile(r"#\s*(?P<name>CHECK[\w-]*):(?P<pattern>.*)$")
+_COUNT_RE = re.compile(r"CHECK-COUNT-(?P<exactly>EXACTLY-)?(?P<n>\d+)")
+_SIMPLE_DIRECTIVES = frozenset({CHECK, CHECK_NEXT, CHECK_SAME, CHECK_NOT, CHECK_DAG, CHECK_REGEX})
+
+
+class FileCheckError(AssertionError):
+    """A FileCheck directive did not hold. `directive` is the failed check as LLVM writes it."""
+
+    def __init__(self, directive: str, reason: str, text: str, position: int) -> None:
+        self.directive = directive
+        self.reason = reason
+        self.position = position
+        super().__init__(f"FileCheck failed at {directive}\n  {reason}\n{_excerpt(text, position)}")
+
+
+class _Check:
+    __slots__ = ("exactly", "kind", "line", "pattern", "regex", "times")
+
+    def __init__(
+        self,
+        kind: str,
+        pattern: str,
+        *,
+        times: int = 1,
+        exactly: bool = False,
+        line: int | None = None,
+    ) -> None:
+        if not pattern:
+            raise ValueError(f"{kind} needs a non-empty pattern")
+        self.kind = kind
+        self.pattern = pattern
+        self.regex = re.compile(pattern) if kind == CHECK_REGEX else None
+        self.times = times
+        self.exactly = exactly
+        self.line = line
+
+    def describe(self) -> str:
+        name = self.kind
+        if self.kind == CHECK_COUNT:
+            name += f"-EXACTLY-{self.times}" if self.exactly else f"-{self.times}"
+        where = f" (line {self.line} of the checks)" if self.line is not None else ""
+        return f"{name}: {self.pattern}{where}"
+
+    def find(self, text: str, start: int, end: int) -> tuple[int, int] | None:
+        """The first match within [start, end), as (start, end) offsets."""
+        if self.regex is not None:
+            m = self.regex.search(text, start, end)
+            return None if m is None else m.span()
+        i = text.find(self.pattern, start, end)
+        return None if i < 0 else (i, i + len(self.pattern))
+
+
+class FileCheck:
+    """A list of checks to run over a text; every `check_*` method returns `self`."""
+
+    def __init__(self) -> None:
+        self._checks: list[_Check] = []
+
+    def check(self, pattern: str) -> FileCheck:
+        """`pattern` occurs after the previous match."""
+        return self._add(_Check(CHECK, pattern))
+
+    def check_next(self, pattern: str) -> FileCheck:
+        """`pattern` occurs on the line right after the line of the previous match."""
+        return self._add(_Check(CHECK_NEXT, pattern))
+
+    def check_same(self, pattern: str) -> FileCheck:
+        """`pattern` occurs on the same line as the previous match, after it."""
+        return self._add(_Check(CHECK_SAME, pattern))
+
+    def check_not(self, pattern: str) -> FileCheck:
+        """`pattern` does not occur between the previous match and the next one (or the end)."""
+        return self._add(_Check(CHECK_NOT, pattern))
+
+    def check_dag(self, pattern: str) -> FileCheck:
+        """Consecutive `check_dag` patterns all occur after the previous match, in any order,
+        without overlapping; the next check starts after the last of them."""
+        return self._add(_Check(CHECK_DAG, pattern))
+
+    def check_count(self, pattern: str, count: int, *, exactly: bool = False) -> FileCheck:
+        """`pattern` occurs `count` times after the previous match; with `exactly`, and
+        nowhere after those. `check_count(p, 0, exactly=True)` forbids `p` in the rest."""
+        if count < 0 or (count == 0 and not exactly):
+            raise ValueError("check_count needs a positive count (or 0 with exactly=True)")
+        return self._add(_Check(CHECK_COUNT, pattern, times=count, exactly=exactly))
+
+    def check_regex(self, pattern: str) -> FileCheck:
+        """Like `check`, with `pattern` a Python regular expression."""
+        return self._add(_Check(CHECK_REGEX, pattern))
+
+    def _add(self, check: _Check) -> FileCheck:
+        self._checks.append(check)
+        return self
+
+    def run(self, text: object) -> None:
+        """Apply the checks to `text` (a string, or a graph: its printed form); raise
+        `FileCheckError` at the first that fails."""
+        _run(self._checks, str(text))
+
+    def __repr__(self) -> str:
+        return "FileCheck(" + "; ".join(c.describe() for c in self._checks) + ")"
+
+
+def _parse_checks(source: str) -> list[_Check]:
+    """The directives in the comments of `source`, in order; a misspelled one is an error."""
+    checks: list[_Check] = []
+    for lineno, line in enumerate(source.splitlines(), 1):
+        m = _ANY_DIRECTIVE_RE.search(line)
+        if m is None:
+            continue
+        name, pattern = m.group("name"), m.group("pattern").strip()
+        if name in _SIMPLE_DIRECTIVES:
+            checks.append(_Check(name, pattern, line=lineno))
+            continue
+        count = _COUNT_RE.fullmatch(name)
+        if count is None:
+            raise ValueError(f"line {lineno}: unknown FileCheck directive {name}")
+        checks.append(
+            _Check(
+                CHECK_COUNT,
+                pattern,
+                times=int(count.group("n")),
+                exactly=count.group("exactly") is not None,
+                line=lineno,
+            )
+        )
+    return checks
+
+
+def run_checks_from_comments(source: str, text: object) -> None:
+    """Apply the `# CHECK...:` directives found in `source` to `text`.
+
+    `source` is typically a test file or an IR file whose comments hold the
+    expected output; it must hold at least one directive.
+    """
+    _run(_parse_checks(source), str(text))
+
+
+def _run(checks: Sequence[_Check], text: str) -> None:
+    if not checks:
+        raise ValueError("FileCheck has no checks to run")
+    pos = 0  # where the previous match ended
+    nots: list[_Check] = []
+    i = 0
+    while i < len(checks):
+        check = checks[i]
+        if check.kind == CHECK_NOT:
+            nots.append(check)
+            i += 1
+            continue
+        if check.kind == CHECK_DAG:
+            j = i
+            while j < len(checks) and checks[j].kind == CHECK_DAG:
+                j += 1
+            spans = _match_dags(checks[i:j], text, pos)
+            _check_nots(nots, text, pos, min(start for start, _ in spans))
+            pos = max(end for _, end in spans)
+            i = j
+        else:
+            start, end = _match(check, text, pos)
+            _check_nots(nots, text, pos, start)
+            pos = end
+            i += 1
+        nots = []
+    _check_nots(nots, text, pos, len(text))
+
+
+def _match(check: _Check, text: str, pos: int) -> tuple[int, int]:
+    """The span of a positional check's match (for CHECK-COUNT, from the first to the last)."""
+    kind = check.kind
+    if kind == CHECK_NEXT:
+        nl = text.find("\n", pos)
+        if nl < 0:
+            raise FileCheckError(
+                check.describe(), "there is no line after the previous match", text, pos
+            )
+        found = check.find(text, nl + 1, _line_end(text, nl + 1))
+        if found is None:
+            raise FileCheckError(
+                check.describe(), "not found on the line after the previous match", text, nl + 1
+            )
+        return found
+    if kind == CHECK_SAME:
+        found = check.find(text, pos, _line_end(text, pos))
+        if found is None:
+            raise FileCheckError(
+                check.describe(), "not found on the same line as the previous match", text, pos
+            )
+        return found
+    if kind == CHECK_COUNT:
+        first, end = pos, pos
+        for k in range(check.times):
+            found = check.find(text, end, len(text))
+            if found is None:
+                raise FileCheckError(
+                    check.describe(), f"found only {k} of {check.times} occurrences", text, end
+                )
+            first = found[0] if k == 0 else first
+            end = found[1]
+        if check.exactly:
+            extra = check.find(text, end, len(text))
+            if extra is not None:
+                raise FileCheckError(
+                    check.describe(), f"found more than {check.times} occurrences", text, extra[0]
+                )
+        return first, end
+    found = check.find(text, pos, len(text))
+    if found is None:
+        raise FileCheckError(check.describe(), "not found after the previous match", text, pos)
+    return found
+
+
+def _match_dags(group: Sequence[_Check], text: str, pos: int) -> list[tuple[int, int]]:
+    """Spans of a run of CHECK-DAG patterns: each the first match after `pos` that does not
+    overlap the matches of the patterns before it."""
+    taken: list[tuple[int, int]] = []
+    for check in group:
+        start = pos
+        while True:
+            found = check.find(text, start, len(text))
+            if found is None:
+                raise FileCheckError(
+                    check.describe(),
+                    "not found after the previous match (apart from the other CHECK-DAG matches)",
+                    text,
+                    pos,
+                )
+            if not any(found[0] < e and s < found[1] for s, e in taken):
+                break
+            start = found[0] + 1
+        taken.append(found)
+    return taken
+
+
+def _check_nots(nots: Sequence[_Check], text: str, start: int, end: int) -> None:
+    for check in nots:
+        found = check.find(text, start, end)
+        if found is not None:
+            raise FileCheckError(check.describe(), "found where it must not be", text, found[0])
+
+
+def _line_end(text: str, pos: int) -> int:
+    nl = text.find("\n", pos)
+    return len(text) if nl < 0 else nl
+
+
+def _excerpt(text: str, position: int) -> str:
+    """The lines around `position`, numbered, with a caret under it."""
+    lines = text.split("\n")
+    line_no = text.count("\n", 0, position)
+    column = position - (text.rfind("\n", 0, position) + 1)
+    first = max(0, line_no - _CONTEXT_LINES)
+    last = min(len(lines), line_no + _CONTEXT_LINES + 1)
+    width = len(str(last))
+    out = [f"  in the input, line {line_no + 1}, column {column + 1}:"]
+    for k in range(first, last):
+        out.append(f"  {k + 1:>{width}} | {lines[k]}")
+        if k == line_no:
+            out.append(f"  {'':>{width}} | {' ' * column}^")
+    return "\n".join(out)
