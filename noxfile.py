@@ -4,6 +4,7 @@
     nox -s "tests(ts-ir)"       one package's tests
     nox -s integration          cross-package tests and the conformance corpus
     nox -s oracle               differential tests against PyTorch (skipped if it cannot be installed)
+    nox -s demo                 the main job: `tsjit demo` on the LSTM cell and the IoU function
     nox -s lint typecheck       ruff, mypy
     nox -s bench                benchmarks, rewriting docs/benchmarks.md
 
@@ -23,7 +24,7 @@ ROOT = Path(__file__).parent
 PACKAGES = ROOT / "packages"
 
 nox.options.default_venv_backend = "uv|virtualenv"
-nox.options.sessions = ["tests", "integration", "lint"]
+nox.options.sessions = ["tests", "integration", "example_ops", "lint"]
 nox.options.reuse_existing_virtualenvs = True
 
 TEST_DEPS = ["pytest>=8", "pytest-xdist>=3", "hypothesis>=6.100"]
@@ -88,6 +89,13 @@ def oracle(session: nox.Session) -> None:
     except nox.command.CommandFailed:
         session.skip("torch==2.13.0 is not installable here")
     session.run("pytest", "-q", "-m", "oracle", str(ROOT / "integration_tests"), *session.posargs)
+
+
+@nox.session
+def demo(session: nox.Session) -> None:
+    """The main job: install everything and run `tsjit demo` (arguments pass through)."""
+    _install_editable(session, _package_names())
+    session.run("tsjit", "demo", *session.posargs)
 
 
 @nox.session

@@ -19,7 +19,7 @@ from typing import Any
 from ts_ir import Device as device
 from ts_schema import registry as _registry
 
-from . import autograd, ops
+from . import autograd, nn, ops
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .dtypes import (
     bfloat16,
@@ -59,15 +59,17 @@ from .function import (
 from .interpreter.code import Code
 from .interpreter.fork import Future, fork, wait
 from .interpreter.state import InterpreterState
+from .ops import EAGER_FUNCTIONS as _EAGER_FUNCTIONS
 from .ops.dispatch import ArgumentError, call, eager_function
-from .tensor import Size, Tensor, TensorError, as_tensor, from_numpy, tensor
+from .tensor import DimensionError, Size, Tensor, TensorError, as_tensor, from_numpy, tensor
 from .tensor_methods import install as _install_methods
 
 bool = bool_
 
 _install_methods()
 
-_EAGER: dict[str, Any] = {}
+# functions whose Python signature is not their schema's (`zeros(..., requires_grad=True)`)
+_EAGER: dict[str, Any] = dict(_EAGER_FUNCTIONS)
 
 
 def __getattr__(name: str) -> Any:
@@ -87,6 +89,7 @@ __all__ = [
     "ArgumentTypeError",
     "Code",
     "CompilationUnit",
+    "DimensionError",
     "ExecutorStats",
     "Function",
     "Future",
@@ -127,6 +130,7 @@ __all__ = [
     "int64",
     "is_grad_enabled",
     "long",
+    "nn",
     "no_grad",
     "ops",
     "set_default_dtype",

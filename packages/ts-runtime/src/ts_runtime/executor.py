@@ -199,12 +199,12 @@ class GraphExecutor:
                 )
             for v, s in zip(graph.inputs, input_specs, strict=True):
                 v.set_type(_specialize(v.type, s))
-            # attributes read from objects (module parameters) may require grad too
-            reads_attributes = any(n.kind == "prim::GetAttr" for n in graph.all_nodes())
-            requires_grad = grad_enabled and (_needs_grad(input_specs) or reads_attributes)
+            requires_grad = grad_enabled and (_needs_grad(input_specs) or _may_create_grad(graph))
             if self.optimize:
                 self.optimizer(graph, requires_grad=requires_grad, grad_enabled=grad_enabled)
-            code = Code(graph, grad_enabled=grad_enabled, resolver=self.resolver, name=self.name)
+            # With no way for a gradient to arise, autograd-recording kernels would only
+            # check and find nothing: compile the plan with the plain kernels.
+            code = Code(graph, grad_enabled=requires_grad, resolver=self.resolver, name=self.name)
             plan = ExecutionPlan(spec, graph, code, reason)
             plan.run = code.fn if not code.is_async else (lambda *args: run_code(code, *args))
             self._plans[spec] = plan
@@ -218,6 +218,23 @@ class GraphExecutor:
                 reason,
             )
             return plan
+
+
+_GRAD_SOURCES = frozenset({"prim::GetAttr", "prim::CallMethod", "prim::CallFunction", "prim::fork"})
+
+
+def _may_create_grad(graph: Graph) -> bool:
+    """Whether tensors requiring grad can appear other than through the inputs: attributes
+    read from objects (module parameters), calls into other code, or tensors created with
+    a `requires_grad` argument."""
+    for n in graph.all_nodes():
+        if n.kind in _GRAD_SOURCES:
+            return True
+        if n.kind.startswith("aten::"):
+            schema = n.maybe_schema()
+            if schema is not None and any(a.name == "requires_grad" for a in schema.arguments):
+                return True
+    return False
 
 
 def _needs_grad(specs: Any) -> bool:

@@ -42,6 +42,10 @@ class TensorError(TorchScriptError, RuntimeError):
     """
 
 
+class DimensionError(TorchScriptError, IndexError):
+    """A dimension index is out of range (an `IndexError`, as in PyTorch)."""
+
+
 class Size(tuple):
     """The sizes of a tensor: a tuple that prints as `tsjit.Size([2, 3])`."""
 
@@ -110,6 +114,8 @@ class Tensor:
     def size(self, dim: int | None = None) -> Any:
         if dim is None:
             return Size(self._data.shape)
+        if self._data.ndim == 0:
+            raise DimensionError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._data.shape[normalize_dim(dim, self._data.ndim)]
 
     def dim(self) -> int:
@@ -130,7 +136,11 @@ class Tensor:
         item = self._data.itemsize
         strides = tuple(s // item for s in self._data.strides)
         # numpy reports arbitrary strides for size-1 dims of contiguous arrays; keep them as numpy has them
-        return strides if dim is None else strides[normalize_dim(dim, self._data.ndim)]
+        if dim is None:
+            return strides
+        if self._data.ndim == 0:
+            raise DimensionError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return strides[normalize_dim(dim, self._data.ndim)]
 
     def storage_offset(self) -> int:
         base = self._data
@@ -423,7 +433,7 @@ def normalize_dim(dim: int, ndim: int, *, wrap_scalar: bool = True) -> int:
     """A dimension index in [0, ndim), accepting negative indices as PyTorch does."""
     bound = max(ndim, 1) if wrap_scalar else ndim
     if not -bound <= dim < bound:
-        raise IndexError(
+        raise DimensionError(
             f"Dimension out of range (expected to be in range of [{-bound}, {bound - 1}], but got {dim})"
         )
     return dim + bound if dim < 0 else dim
@@ -553,6 +563,7 @@ def shapes_of(tensors: Sequence[Tensor]) -> list[tuple[int, ...]]:
 __all__ = [
     "CPU",
     "AutogradMeta",
+    "DimensionError",
     "Size",
     "Tensor",
     "TensorError",

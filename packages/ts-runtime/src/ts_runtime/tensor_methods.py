@@ -202,10 +202,8 @@ def install() -> None:
         if first.name != "self" or not isinstance(first.type, TensorType):
             continue
         name = schema.name.name
-        if (
-            name.startswith("_")
-            or (hasattr(Tensor, name)
-            and not getattr(getattr(Tensor, name), "_operator_method", False))
+        if name.startswith("_") or (
+            hasattr(Tensor, name) and not getattr(getattr(Tensor, name), "_operator_method", False)
         ):
             continue
         method = _method(name)

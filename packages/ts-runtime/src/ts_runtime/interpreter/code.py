@@ -135,12 +135,7 @@ class Code:
     def _constant_value(self, v: Value) -> Any:
         n = v.node
         if n.has_attribute("name") and not n.has_attribute("value"):
-            name = n.s("name")
-            if self.resolver is None:
-                raise CodeError(
-                    f"the function constant {name!r} cannot be resolved: no compilation unit"
-                )
-            return self.resolver(name)
+            return _LazyFunction(n.s("name"), self.resolver)
         value = constant_value(v)
         return _materialize(value)
 
@@ -331,13 +326,16 @@ class Code:
             self._emit(indent, f"for {iter_name} in range({self._name(trip)}):")
             counter = None
         else:
-            counter = f"_i{k}"
             flag = f"_c{k}"
-            self._emit(indent, f"{counter} = 0")
+            # an endless loop whose body ignores the iteration number needs no counter
+            counter = None if endless and not iter_var.uses else f"_i{k}"
+            if counter is not None:
+                self._emit(indent, f"{counter} = 0")
             self._emit(indent, f"{flag} = {self._name(cond)}")
             test = flag if endless else f"{flag} and {counter} < {self._name(trip)}"
             self._emit(indent, f"while {test}:")
-            self._emit(indent + 1, f"{iter_name} = {counter}")
+            if counter is not None:
+                self._emit(indent + 1, f"{iter_name} = {counter}")
         self._block_body(body, indent + 1)
         new_values = [self._name(v) for v in body.outputs[1:]]
         if carried_regs:
@@ -349,14 +347,22 @@ class Code:
                     inputs=tuple(self._reg(v) for v in body.outputs[1:]),
                 )
             )
-        if counter is not None:
+        if not (always_true and not endless):
             self._emit(indent + 1, f"_c{k} = {self._name(body_cond)}")
-            self._emit(indent + 1, f"{counter} += 1")
+            if counter is not None:
+                self._emit(indent + 1, f"{counter} += 1")
         self.instructions.append(Instruction("JMP", target=self.instructions.index(loop)))
         loop.target = len(self.instructions)
         outs = [f"r{self._reg(v)}" for v in node.outputs]
         if outs:
             self._emit(indent, f"{', '.join(outs)} = {', '.join(carried_regs)}")
+            self.instructions.append(
+                Instruction(
+                    "MOVE",
+                    outputs=tuple(self._reg(v) for v in node.outputs),
+                    inputs=tuple(self._reg(v) for v in carried),
+                )
+            )
         after = [
             f"r{self._reg(v)}"
             for i, v in enumerate(node.inputs)
@@ -381,6 +387,30 @@ class Code:
 
 def _tuple(items: list[str]) -> str:
     return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+class _LazyFunction:
+    """A function constant, resolved by name on its first call (an unused one never is)."""
+
+    __slots__ = ("_fn", "name", "resolver")
+
+    def __init__(self, name: str, resolver: Callable[[str], Any] | None) -> None:
+        self.name = name
+        self.resolver = resolver
+        self._fn: Callable[..., Any] | None = None
+
+    def __call__(self, *args: Any) -> Any:
+        fn = self._fn
+        if fn is None:
+            if self.resolver is None:
+                raise CodeError(
+                    f"the function {self.name!r} cannot be called: no compilation unit defines it"
+                )
+            fn = self._fn = self.resolver(self.name)
+        return fn(*args)
+
+    def __repr__(self) -> str:
+        return f"<function {self.name}>"
 
 
 def _is_true(v: Value) -> bool:

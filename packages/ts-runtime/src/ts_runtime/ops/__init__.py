@@ -4,6 +4,26 @@ One module per family of operators; `dispatch` holds the machinery
 (`implements`, `derivative`, eager `call`).
 """
 
-from . import dispatch, pointwise, scalars  # noqa: F401
+from . import (  # noqa: F401
+    creation,
+    dicts,
+    dispatch,
+    indexing,
+    linalg,
+    lists,
+    math_ops,
+    nn_functional,
+    pointwise,
+    prims,
+    random,
+    reduction,
+    scalars,
+    shape,
+    strings,
+)
 
-__all__ = ["dispatch"]
+#: Eager functions whose Python signature differs from their operator's schema:
+#: factories taking `requires_grad`, `einsum` and `meshgrid` taking tensors as arguments.
+EAGER_FUNCTIONS = {**creation.EAGER, **linalg.EAGER, **shape.EAGER}
+
+__all__ = ["EAGER_FUNCTIONS", "dispatch"]

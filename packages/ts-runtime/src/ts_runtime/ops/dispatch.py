@@ -35,6 +35,7 @@ from ts_ir import (
     NoneType,
     NumberType,
     OptionalType,
+    ScalarTypeType,
     StringType,
     TensorType,
     TorchScriptError,
@@ -151,19 +152,22 @@ def _make_wrapper(op: Operator, kernel: Callable[..., Any]) -> Callable[..., Any
 
 
 def implements(
-    *keys: str, expr: str | None = None
+    *keys: str, expr: str | None = None, autograd: bool = True
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Attach a kernel to the registry's schemas `keys` (e.g. "aten::add.Tensor").
 
     `expr`, for operators on Python scalars and containers, is the same
     computation as a Python expression over "{0}", "{1}", ... that the
-    interpreter inlines in place of a call.
+    interpreter inlines in place of a call. `autograd=False` registers the
+    kernel as it is, without recording history: for composite kernels, whose
+    inner operator calls record their own, and for operators whose results
+    never require grad (`detach`, `zeros_like`).
     """
 
     def decorate(kernel: Callable[..., Any]) -> Callable[..., Any]:
         for key in keys:
             op = registry.get(key)
-            registry.implement(key, _make_wrapper(op, kernel))
+            registry.implement(key, _make_wrapper(op, kernel) if autograd else kernel)
             if expr is not None:
                 # by full schema: a bare "aten::add" key would mean every overload
                 INLINE.register(str(op.schema), expr)
@@ -388,6 +392,10 @@ def _convert(value: Any, arg: Any, allow: bool) -> tuple[bool, Conversion]:
     """
     formal = arg.type
     target = formal.element if isinstance(formal, OptionalType) else formal
+    if type(value) is int and _is_scalar_type(arg.real_type):
+        # eager code names dtypes by `tsjit.float32` (an int subclass); a plain int is a
+        # size or an index, so `x.view(6)` is not `x.view(dtype=6)`
+        return False, None
     actual = ir_type_of(value)
     if (
         arg.N is not None
@@ -405,6 +413,13 @@ def _convert(value: Any, arg: Any, allow: bool) -> tuple[bool, Conversion]:
             return True, list
     if not allow:
         return False, None
+    if (
+        isinstance(target, ListType)
+        and isinstance(target.element, IntType)
+        and isinstance(actual, IntType)
+    ):
+        # as PyTorch's argument parser: `x.view(6)`, `torch.zeros(3)`
+        return True, _singleton
     if isinstance(target, FloatType) and isinstance(actual, (IntType, BoolType)):
         return True, float
     if isinstance(target, IntType) and isinstance(actual, BoolType):
@@ -423,6 +438,14 @@ def _convert(value: Any, arg: Any, allow: bool) -> tuple[bool, Conversion]:
     if isinstance(target, DeviceType) and isinstance(actual, StringType):
         return True, Device
     return False, None
+
+
+def _singleton(v: Any) -> list[Any]:
+    return [v]
+
+
+def _is_scalar_type(t: Type) -> bool:
+    return isinstance(t.element if isinstance(t, OptionalType) else t, ScalarTypeType)
 
 
 def _item(t: Tensor) -> Any:

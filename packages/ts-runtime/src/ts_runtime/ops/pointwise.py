@@ -52,20 +52,47 @@ def _inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
     return self
 
 
-@implements("aten::add.Tensor", "aten::add.Scalar")
-def add(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
-    return _binary(np.add, self, _scaled(other, alpha))
+def _same_dtype_binary(ufunc: Any, *, bools: bool = True) -> Kernel:
+    """A binary kernel whose common case (two tensors of one dtype) costs one ufunc call.
+
+    The fast path is written out in full, without helper calls: this is the
+    interpreter's innermost loop. `bools=False` rejects bool tensors as
+    PyTorch's subtraction does.
+    """
+    new = object.__new__
+
+    def kernel(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
+        if type(other) is Tensor and alpha == 1:
+            a = self._data
+            b = other._data
+            if a.dtype is b.dtype and (bools or a.dtype.kind != "b"):
+                r = ufunc(a, b)
+                t = new(Tensor)
+                t._data = r if type(r) is ndarray else np.asarray(r)
+                t._version = None
+                t._ag = None
+                t._base = None
+                return t
+        if (
+            not bools
+            and self._data.dtype.kind == "b"
+            and (not isinstance(other, Tensor) or other._data.dtype.kind == "b")
+        ):
+            raise TensorError(
+                "Subtraction, the `-` operator, with two bool tensors is not supported. "
+                "Use the `^` or `logical_xor()` operator instead."
+            )
+        return _binary(ufunc, self, _scaled(other, alpha))
+
+    kernel.__name__ = ufunc.__name__
+    return kernel
 
 
-@implements("aten::sub.Tensor", "aten::sub.Scalar")
-def sub(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
-    if self._data.dtype.kind == "b" and (
-        not isinstance(other, Tensor) or other._data.dtype.kind == "b"
-    ):
-        raise TensorError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."
-        )
-    return _binary(np.subtract, self, _scaled(other, alpha))
+add = implements("aten::add.Tensor", "aten::add.Scalar")(_same_dtype_binary(np.add))
+sub = implements("aten::sub.Tensor", "aten::sub.Scalar")(
+    _same_dtype_binary(np.subtract, bools=False)
+)
+mul = implements("aten::mul.Tensor", "aten::mul.Scalar")(_same_dtype_binary(np.multiply))
 
 
 @implements("aten::rsub.Tensor", "aten::rsub.Scalar")
@@ -74,11 +101,6 @@ def rsub(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
         return _binary(np.subtract, other, _scaled(self, alpha))
     dt = promote(self, other)
     return result(np.subtract(other, operand(_scaled(self, alpha), dt)))
-
-
-@implements("aten::mul.Tensor", "aten::mul.Scalar")
-def mul(self: Tensor, other: Any) -> Tensor:
-    return _binary(np.multiply, self, other)
 
 
 @implements("aten::div.Tensor", "aten::div.Scalar")
@@ -298,8 +320,16 @@ def isfinite(self: Tensor) -> Tensor:
 # Unary math
 
 
+_ONES: dict[np.dtype, np.ndarray] = {}
+
+
 def _sigmoid(a: np.ndarray) -> np.ndarray:
-    return np.reciprocal(np.add(np.exp(np.negative(a)), 1.0, dtype=a.dtype))
+    # numpy handles a Python scalar operand slowly; a cached 0-d one of the same dtype is fast
+    one = _ONES.get(a.dtype)
+    if one is None:
+        one = _ONES[a.dtype] = np.ones((), dtype=a.dtype)
+    e = np.exp(np.negative(a))
+    return np.reciprocal(np.add(e, one, out=e if type(e) is ndarray else None))
 
 
 _vector_erf = np.frompyfunc(math.erf, 1, 1)
@@ -371,11 +401,19 @@ ROUNDING_UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 
 
 def _float_unary(fn: Callable[[np.ndarray], np.ndarray]) -> Kernel:
+    new = object.__new__
+
     def kernel(self: Tensor) -> Tensor:
         a = self._data
         if a.dtype.kind not in "fc":
             a = a.astype(floating(a.dtype))
-        return result(fn(a))
+        r = fn(a)
+        t = new(Tensor)
+        t._data = r if type(r) is ndarray else np.asarray(r)
+        t._version = None
+        t._ag = None
+        t._base = None
+        return t
 
     return kernel
 
@@ -565,18 +603,29 @@ def _d_rsub(grad, self, other, alpha=1, *, result):
     return _g(-grad * alpha, self), (_g(grad, other) if isinstance(other, Tensor) else None)
 
 
-@derivative("aten::mul.Tensor", "aten::mul.Scalar")
+@derivative("aten::mul.Tensor")
 def _d_mul(grad, self, other, *, result):
     if not isinstance(other, Tensor):
         return (grad * other,)
     return _g(grad * other, self), _g(grad * self, other)
 
 
-@derivative("aten::div.Tensor", "aten::div.Scalar")
+# by a scalar the formula reads no tensor, so `y.mul_(2)` leaves nothing stale
+@derivative("aten::mul.Scalar", saves=())
+def _d_mul_scalar(grad, self, other, *, result):
+    return (grad * other,)
+
+
+@derivative("aten::div.Tensor")
 def _d_div(grad, self, other, *, result):
     if not isinstance(other, Tensor):
         return (grad / other,)
     return _g(grad / other, self), _g(-grad * self / (other * other), other)
+
+
+@derivative("aten::div.Scalar", saves=())
+def _d_div_scalar(grad, self, other, *, result):
+    return (grad / other,)
 
 
 @derivative("aten::pow.Tensor_Scalar", saves=("self",))
