@@ -72,6 +72,7 @@ class AutogradMeta:
         "output_nr",
         "requires_grad",
         "retains_grad",
+        "view_version",
     )
 
     def __init__(
@@ -84,12 +85,14 @@ class AutogradMeta:
         self.retains_grad = False
         self.hooks: list[Any] | None = None
         self.grad_accumulator: Any = None
+        # for a view: the version of its storage when this history was set
+        self.view_version: int | None = None
 
 
 class Tensor:
     """An n-dimensional array of one dtype, with autograd. Create with `tsjit.tensor(...)`."""
 
-    __slots__ = ("__weakref__", "_ag", "_base", "_data", "_version")
+    __slots__ = ("__weakref__", "_ag", "_base", "_data", "_version", "_view_version")
 
     def __new__(cls, data: Any = None, *, requires_grad: bool = False) -> Tensor:
         if isinstance(data, Tensor):
@@ -197,6 +200,10 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
+        if self._base is not None:
+            from .autograd.graph import refresh_view
+
+            refresh_view(self)
         ag = self._ag
         return ag is not None and ag.requires_grad
 
@@ -236,6 +243,10 @@ class Tensor:
 
     @property
     def grad_fn(self) -> Any:
+        if self._base is not None:
+            from .autograd.graph import refresh_view
+
+            refresh_view(self)
         return None if self._ag is None else self._ag.grad_fn
 
     @property
@@ -406,6 +417,7 @@ def make_view(base: Tensor, arr: np.ndarray) -> Tensor:
     t._version = version
     t._ag = None
     t._base = base if base._base is None else base._base
+    t._view_version = version[0]
     return t
 
 

@@ -173,6 +173,8 @@ def edge_of(t: Tensor | None) -> Edge:
     """Where a gradient for `t` should flow: its grad_fn, or its accumulator if it is a leaf."""
     if t is None:
         return None
+    if t._base is not None:
+        refresh_view(t)
     ag = t._ag
     if ag is None:
         return None
@@ -193,4 +195,110 @@ def set_history(t: Tensor, node: Node, output_nr: int) -> None:
         ag.grad_fn = node
         ag.output_nr = output_nr
         ag.grad_accumulator = None
+    if t._base is not None:
+        t._ag.view_version = t._version[0]  # type: ignore[union-attr, index]
     node.register_output(t, output_nr)
+
+
+def refresh_view(view: Tensor) -> None:
+    """Re-derive a view's history if its storage was modified in place since it was set.
+
+    A view shares its base's version counter; when that moved (an in-place
+    operation on the base or another view) and the base takes part in
+    autograd, the view is re-read from the base's current history.
+    """
+    base = view._base
+    assert base is not None
+    current = view._version[0]  # type: ignore[index]
+    ag = view._ag
+    seen = ag.view_version if ag is not None and ag.view_version is not None else view._view_version
+    if current == seen:
+        return
+    bag = base._ag
+    if bag is None or not bag.requires_grad or bag.grad_fn is None:
+        if ag is not None:
+            ag.view_version = current
+        return
+    if not base._data.flags.c_contiguous:
+        raise TensorError(
+            "a view of a tensor that was modified in place is used by autograd, but its base is not "
+            "contiguous; make the base contiguous before taking views of it"
+        )
+    set_history(
+        view, ViewOfBase(base, (bag.grad_fn, bag.output_nr), view, view_geometry(view, base)), 0
+    )
+
+
+# ---------------------------------------------------------------------------
+# In-place operations on views
+
+
+def view_geometry(view: Tensor, base: Tensor) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """(sizes, strides, offset) of `view` in elements of `base`'s C-contiguous buffer."""
+    b, v = base._data, view._data
+    item = b.itemsize
+    offset = (v.__array_interface__["data"][0] - b.__array_interface__["data"][0]) // item
+    return v.shape, tuple(s // item for s in v.strides), offset
+
+
+def _region(
+    flat_like_base: np.ndarray, geometry: tuple[tuple[int, ...], tuple[int, ...], int]
+) -> np.ndarray:
+    shape, strides, offset = geometry
+    item = flat_like_base.itemsize
+    return np.lib.stride_tricks.as_strided(
+        flat_like_base.reshape(-1)[offset:], shape, tuple(s * item for s in strides), writeable=True
+    )
+
+
+class CopySlices(Node):
+    """The new history of a base after an in-place operation on one of its views.
+
+    The gradient of the updated base flows unchanged to the base's old value,
+    except in the view's region, which instead receives what flows back
+    through the in-place operation (`fn`, the backward of its functional form).
+    """
+
+    __slots__ = ("fn", "geometry")
+
+    def __init__(self, base: Tensor, base_edge: Edge, fn: Node | None, geometry: tuple) -> None:
+        others = fn.next_functions[1:] if fn is not None else ()
+        super().__init__(
+            "CopySlices", (base_edge, *others), ((base._data.shape, base._data.dtype),)
+        )
+        self.fn = fn
+        self.geometry = geometry
+
+    def _apply(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
+        grad = grads[0]
+        assert grad is not None
+        result = np.array(grad._data, order="C", copy=True)
+        region = _region(result, self.geometry)
+        if self.fn is None:
+            region[...] = 0
+            return [wrap(result)]
+        res = self.fn.apply([wrap(region.copy())])
+        first = res[0]
+        region[...] = 0 if first is None else first._data
+        return [wrap(result), *res[1:]]
+
+
+class ViewOfBase(Node):
+    """A view's history after its base was updated in place: the view is re-read from the base."""
+
+    __slots__ = ("base_meta", "geometry")
+
+    def __init__(self, base: Tensor, base_edge: Edge, view: Tensor, geometry: tuple) -> None:
+        super().__init__(
+            "AsStridedBackward0", (base_edge,), ((view._data.shape, view._data.dtype),)
+        )
+        self.base_meta = (base._data.shape, base._data.dtype)
+        self.geometry = geometry
+
+    def _apply(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
+        shape, dtype = self.base_meta
+        result = np.zeros(shape, dtype=dtype)
+        grad = grads[0]
+        assert grad is not None
+        _region(result, self.geometry)[...] += grad._data
+        return [wrap(result)]

@@ -46,8 +46,17 @@ from ts_ir import (
 from ts_schema import Operator, RuleTable, evaluate_type_variables, match_type_variables, registry
 
 from ..autograd.grad_mode import GRAD_MODE
-from ..autograd.graph import ONE, NotDifferentiable, OpBackward, edge_of, set_history
-from ..tensor import Size, Tensor, TensorError, bump_version
+from ..autograd.graph import (
+    ONE,
+    CopySlices,
+    NotDifferentiable,
+    OpBackward,
+    ViewOfBase,
+    edge_of,
+    set_history,
+    view_geometry,
+)
+from ..tensor import AutogradMeta, Size, Tensor, TensorError, bump_version, wrap
 
 DERIVATIVES: RuleTable = RuleTable("derivative", default=None)
 
@@ -106,7 +115,7 @@ def _node_name(name: str, overload: str) -> str:
 
 def _any_ag(values: Sequence[Any]) -> bool:
     for v in values:
-        if v is not None and v._ag is not None:
+        if v is not None and (v._ag is not None or v._base is not None):
             return True
     return False
 
@@ -119,10 +128,14 @@ def _make_wrapper(op: Operator, kernel: Callable[..., Any]) -> Callable[..., Any
     checks = []
     for i, arg in enumerate(schema.arguments):
         kind = _tensor_kind(arg.type)
+        # a view takes the recording path too: its base may have started requiring
+        # grad since the view was made (see autograd.graph.refresh_view)
         if kind == "tensor":
-            checks.append(f"a{i}._ag is not None")
+            checks.append(f"a{i}._ag is not None or a{i}._base is not None")
         elif kind == "optional":
-            checks.append(f"(a{i} is not None and a{i}._ag is not None)")
+            checks.append(
+                f"(a{i} is not None and (a{i}._ag is not None or a{i}._base is not None))"
+            )
         elif kind == "list":
             checks.append(f"_any_ag(a{i})")
     if not checks:
@@ -281,21 +294,68 @@ def _saved(info: _OpInfo, formula: Any, args: tuple[Any, ...], result: Any) -> l
 
 
 def _record_inplace(info: _OpInfo, args: tuple[Any, ...]) -> Any:
-    """An in-place op under autograd: compute its functional form with history, then write it back."""
+    """An in-place op under autograd: compute its functional form with history, then write it back.
+
+    On a view whose base takes part in autograd, the base's history is rebased
+    (`CopySlices`) and the view re-read from it, as PyTorch does.
+    """
     target = args[info.mutated[0]]
-    if target._ag is not None and target._ag.requires_grad and target._ag.grad_fn is None:
+    if _is_grad_leaf(target):
         raise TensorError(
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
     functional = info.functional
     if functional is None:
         functional = info.functional = _functional_of(info.op)
+    base = target._base
+    # The functional form must see (and its backward save) the target's value from
+    # before the write: give it a snapshot with the target's autograd edge.
+    index = info.mutated[0]
+    args = (*args[:index], _snapshot(target), *args[index + 1 :])
     out = functional.impl(*args)
+    out_ag = out._ag if out._ag is not None and out._ag.grad_fn is not None else None
+    if base is not None and (
+        out_ag is not None or (base._ag is not None and base._ag.requires_grad)
+    ):
+        _rebase_view(base, target, out, None if out_ag is None else out_ag.grad_fn)
+        return target
     target._data[...] = out._data
     bump_version(target)
-    if out._ag is not None and out._ag.grad_fn is not None:
-        set_history(target, out._ag.grad_fn, out._ag.output_nr)
+    if out_ag is not None:
+        set_history(target, out_ag.grad_fn, out_ag.output_nr)
     return target
+
+
+def _snapshot(t: Tensor) -> Tensor:
+    copy = wrap(t._data.copy())
+    ag = t._ag
+    if ag is not None and ag.requires_grad:
+        copy._ag = AutogradMeta(True, ag.grad_fn, ag.output_nr)
+    return copy
+
+
+def _is_grad_leaf(t: Tensor) -> bool:
+    ag = t._ag
+    return ag is not None and ag.requires_grad and ag.grad_fn is None
+
+
+def _rebase_view(base: Tensor, view: Tensor, out: Tensor, fn: Any) -> None:
+    if _is_grad_leaf(base):
+        raise TensorError(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation."
+        )
+    if not base._data.flags.c_contiguous:
+        raise TensorError(
+            "an in-place operation on a view of a non-contiguous tensor that requires grad is not "
+            "supported; make the base contiguous first (x = x.contiguous())"
+        )
+    geometry = view_geometry(view, base)
+    base_edge = edge_of(base)
+    view._data[...] = out._data
+    bump_version(view)
+    copy_slices = CopySlices(base, base_edge, fn, geometry)
+    set_history(base, copy_slices, 0)
+    set_history(view, ViewOfBase(base, (copy_slices, 0), view, geometry), 0)
 
 
 def _functional_of(op: Operator) -> Operator:
