@@ -156,3 +156,25 @@ def test_random_arguments_give_results_or_typed_errors(requires_grad):
                     except Exception as exc:
                         problems.setdefault(op.key, f"backward {type(exc).__name__}: {exc}")
     assert not problems, "\n".join(f"{k}: {v}" for k, v in sorted(problems.items()))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda ts: ts.ones(3) + ts.ones(4),
+        lambda ts: ts.ones(2, 3) * ts.ones(4, 3),
+        lambda ts: ts.ones(3) < ts.ones(2),
+        lambda ts: ts.ones(3) / ts.ones(2),
+        lambda ts: ts.where(ts.ones(3) > 0, ts.ones(3), ts.ones(2)),
+        lambda ts: ts.maximum(ts.ones(3), ts.ones(2)),
+        lambda ts: ts.ones(3).masked_fill(ts.ones(2) > 0, 1.0),
+    ],
+)
+def test_shapes_that_do_not_broadcast_raise_pytorchs_error(call):
+    import ts_runtime
+
+    with pytest.raises(
+        ts_runtime.TensorError,
+        match=r"must match the size of tensor b \(\d\) at non-singleton dimension",
+    ):
+        call(ts_runtime)

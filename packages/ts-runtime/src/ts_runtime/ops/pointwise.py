@@ -27,14 +27,56 @@ Kernel = Callable[..., Tensor]
 # Binary arithmetic
 
 
+def broadcast_error(a: Any, b: Any) -> TensorError:
+    """PyTorch's message for shapes that do not broadcast."""
+    sa = tuple(getattr(a, "shape", ()))
+    sb = tuple(getattr(b, "shape", ()))
+    for i in range(1, max(len(sa), len(sb)) + 1):
+        x = sa[-i] if i <= len(sa) else 1
+        y = sb[-i] if i <= len(sb) else 1
+        if x != y and x != 1 and y != 1:
+            dim = max(len(sa), len(sb)) - i
+            return TensorError(
+                f"The size of tensor a ({x}) must match the size of tensor b ({y}) at non-singleton dimension {dim}"
+            )
+    return TensorError(f"shapes {list(sa)} and {list(sb)} cannot be broadcast together")
+
+
+def broadcasting(kernel: Kernel) -> Kernel:
+    """Report operands that do not broadcast as PyTorch does, not as numpy's ValueError."""
+
+    def guarded(*args: Any) -> Tensor:
+        try:
+            return kernel(*args)
+        except ValueError:
+            # find the first operand that does not broadcast with those before it
+            arrays = [a._data for a in args if isinstance(a, Tensor)]
+            shape: tuple[int, ...] = arrays[0].shape if arrays else ()
+            for arr in arrays[1:]:
+                try:
+                    shape = np.broadcast_shapes(shape, arr.shape)
+                except ValueError:
+                    raise broadcast_error(np.empty(shape), arr) from None
+            raise TensorError(f"{kernel.__name__}: invalid arguments") from None
+
+    guarded.__name__ = kernel.__name__
+    guarded.__doc__ = kernel.__doc__
+    return guarded
+
+
 def _binary(ufunc: Any, self: Tensor, other: Any) -> Tensor:
-    if type(other) is Tensor:
-        a, b = self._data, other._data
-        if a.dtype is b.dtype:
-            r = ufunc(a, b)
-            return wrap(r if type(r) is ndarray else np.asarray(r))
-    dt = promote(self, other)
-    return result(ufunc(operand(self, dt), operand(other, dt)))
+    try:
+        if type(other) is Tensor:
+            a, b = self._data, other._data
+            if a.dtype is b.dtype:
+                r = ufunc(a, b)
+                return wrap(r if type(r) is ndarray else np.asarray(r))
+        dt = promote(self, other)
+        return result(ufunc(operand(self, dt), operand(other, dt)))
+    except ValueError:
+        raise broadcast_error(
+            self._data, other._data if isinstance(other, Tensor) else other
+        ) from None
 
 
 def _scaled(other: Any, alpha: Any) -> Any:
@@ -66,7 +108,10 @@ def _same_dtype_binary(ufunc: Any, *, bools: bool = True) -> Kernel:
             a = self._data
             b = other._data
             if a.dtype is b.dtype and (bools or a.dtype.kind != "b"):
-                r = ufunc(a, b)
+                try:
+                    r = ufunc(a, b)
+                except ValueError:
+                    raise broadcast_error(a, b) from None
                 t = new(Tensor)
                 t._data = r if type(r) is ndarray else np.asarray(r)
                 t._version = None
@@ -104,6 +149,7 @@ def rsub(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
 
 
 @implements("aten::div.Tensor", "aten::div.Scalar")
+@broadcasting
 def div(self: Tensor, other: Any) -> Tensor:
     a = self._data
     if type(other) is Tensor and a.dtype is other._data.dtype and a.dtype.kind in "fc":
@@ -113,6 +159,7 @@ def div(self: Tensor, other: Any) -> Tensor:
 
 
 @implements("aten::div.Tensor_mode", "aten::div.Scalar_mode")
+@broadcasting
 def div_mode(self: Tensor, other: Any, rounding_mode: str | None) -> Tensor:
     if rounding_mode is None:
         return div(self, other)
@@ -138,6 +185,7 @@ def _check_int_division(b: Any) -> None:
 
 
 @implements("aten::floor_divide", "aten::floor_divide.Scalar")
+@broadcasting
 def floor_divide(self: Tensor, other: Any) -> Tensor:
     dt = promote(self, other)
     if dt.kind not in "fc":
@@ -146,6 +194,7 @@ def floor_divide(self: Tensor, other: Any) -> Tensor:
 
 
 @implements("aten::remainder.Tensor", "aten::remainder.Scalar")
+@broadcasting
 def remainder(self: Tensor, other: Any) -> Tensor:
     dt = promote(self, other)
     if dt.kind not in "fc":
@@ -154,18 +203,21 @@ def remainder(self: Tensor, other: Any) -> Tensor:
 
 
 @implements("aten::remainder.Scalar_Tensor")
+@broadcasting
 def remainder_scalar_tensor(self: Any, other: Tensor) -> Tensor:
     dt = promote(self, other)
     return result(np.remainder(operand(self, dt), operand(other, dt)))
 
 
 @implements("aten::fmod.Tensor", "aten::fmod.Scalar")
+@broadcasting
 def fmod(self: Tensor, other: Any) -> Tensor:
     dt = promote(self, other)
     return result(np.fmod(operand(self, dt), operand(other, dt)))
 
 
 @implements("aten::pow.Tensor_Tensor", "aten::pow.Tensor_Scalar")
+@broadcasting
 def pow_(self: Tensor, exponent: Any) -> Tensor:
     dt = promote(self, exponent)
     base = operand(self, dt)
@@ -182,22 +234,26 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
 
 
 @implements("aten::pow.Scalar")
+@broadcasting
 def pow_scalar_base(self: Any, exponent: Tensor) -> Tensor:
     dt = promote(self, exponent)
     return result(np.power(array_of(self, dt), operand(exponent, dt)))
 
 
 @implements("aten::maximum", "aten::max.other")
+@broadcasting
 def maximum(self: Tensor, other: Tensor) -> Tensor:
     return _binary(np.maximum, self, other)
 
 
 @implements("aten::minimum", "aten::min.other")
+@broadcasting
 def minimum(self: Tensor, other: Tensor) -> Tensor:
     return _binary(np.minimum, self, other)
 
 
 @implements("aten::atan2")
+@broadcasting
 def atan2(self: Tensor, other: Tensor) -> Tensor:
     dt = floating(promote(self, other))
     return result(np.arctan2(operand(self, dt), operand(other, dt)))
@@ -244,7 +300,7 @@ for _name, _ufunc in (
     ("gt", np.greater),
     ("ge", np.greater_equal),
 ):
-    implements(f"aten::{_name}.Tensor", f"aten::{_name}.Scalar")(_compare(_ufunc))
+    implements(f"aten::{_name}.Tensor", f"aten::{_name}.Scalar")(broadcasting(_compare(_ufunc)))
 
 
 def _bitwise(ufunc: Any, name: str) -> Kernel:
@@ -258,7 +314,7 @@ def _bitwise(ufunc: Any, name: str) -> Kernel:
 
 
 for _name, _ufunc in (("and", np.bitwise_and), ("or", np.bitwise_or), ("xor", np.bitwise_xor)):
-    _k = _bitwise(_ufunc, f"bitwise_{_name}")
+    _k = broadcasting(_bitwise(_ufunc, f"bitwise_{_name}"))
     implements(
         f"aten::bitwise_{_name}.Tensor",
         f"aten::bitwise_{_name}.Scalar",
@@ -283,9 +339,9 @@ def _logical(ufunc: Any) -> Kernel:
     return kernel
 
 
-implements("aten::logical_and")(_logical(np.logical_and))
-implements("aten::logical_or")(_logical(np.logical_or))
-implements("aten::logical_xor")(_logical(np.logical_xor))
+implements("aten::logical_and")(broadcasting(_logical(np.logical_and)))
+implements("aten::logical_or")(broadcasting(_logical(np.logical_or)))
+implements("aten::logical_xor")(broadcasting(_logical(np.logical_xor)))
 
 
 @implements("aten::logical_not")
@@ -511,6 +567,7 @@ def _clamp_bound(bound: Any) -> Any:
 
 
 @implements("aten::clamp", "aten::clamp.Tensor")
+@broadcasting
 def clamp(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     if min is None and max is None:
         raise TensorError("torch.clamp: At least one of 'min' or 'max' must not be None")
@@ -541,6 +598,7 @@ implements("aten::clamp_", "aten::clamp_.Tensor")(
 @implements(
     "aten::where.self", "aten::where.ScalarSelf", "aten::where.ScalarOther", "aten::where.Scalar"
 )
+@broadcasting
 def where(condition: Tensor, self: Any, other: Any) -> Tensor:
     if condition._data.dtype.kind != "b":
         raise TensorError(
@@ -551,6 +609,7 @@ def where(condition: Tensor, self: Any, other: Any) -> Tensor:
 
 
 @implements("aten::masked_fill.Scalar", "aten::masked_fill.Tensor")
+@broadcasting
 def masked_fill(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     if mask._data.dtype.kind != "b":
         raise TensorError(
@@ -569,6 +628,7 @@ implements("aten::masked_fill_.Scalar", "aten::masked_fill_.Tensor")(
 
 
 @implements("aten::lerp.Scalar", "aten::lerp.Tensor")
+@broadcasting
 def lerp(self: Tensor, end: Tensor, weight: Any) -> Tensor:
     dt = promote(self, end)
     a, b = operand(self, dt), operand(end, dt)
