@@ -40,13 +40,18 @@ LOOP = prim.Loop
 
 
 class Use:
-    """One use of a value: input number `offset` of node `user`."""
+    """One use of a value: input number `offset` of node `user`.
 
-    __slots__ = ("offset", "user")
+    `hint` is the use's position in its value's internal use list, so removing
+    it is O(1).
+    """
+
+    __slots__ = ("hint", "offset", "user")
 
     def __init__(self, user: Node, offset: int) -> None:
         self.user = user
         self.offset = offset
+        self.hint = -1
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Use) and other.user is self.user and other.offset == self.offset
@@ -59,17 +64,50 @@ class Use:
 
 
 class Value:
-    """An SSA value: output number `offset` of `node`, with a type and exact uses."""
+    """An SSA value: output number `offset` of `node`, with a type and exact uses.
 
-    __slots__ = ("_debug_name", "node", "offset", "type", "unique", "uses")
+    `uses` lists the uses in the order they were made. Removing a use is O(1):
+    it leaves a hole (None) in the internal list, which reading `uses` closes.
+    """
+
+    __slots__ = ("_debug_name", "_holes", "_uses", "node", "offset", "type", "unique")
 
     def __init__(self, node: Node, offset: int, unique: int, type: Type) -> None:
         self.node = node
         self.offset = offset
         self.unique = unique
         self.type = type
-        self.uses: list[Use] = []
+        self._uses: list[Use | None] = []
+        self._holes = 0
         self._debug_name: str | None = None
+
+    @property
+    def uses(self) -> list[Use]:
+        """Every use of this value, oldest first."""
+        if self._holes:
+            self._uses[:] = [u for u in self._uses if u is not None]
+            self._holes = 0
+            for k, u in enumerate(self._uses):
+                u.hint = k  # type: ignore[union-attr]
+        return self._uses  # type: ignore[return-value]
+
+    @uses.setter
+    def uses(self, uses: list[Use]) -> None:
+        self._uses = list(uses)
+        self._holes = 0
+        for k, u in enumerate(self._uses):
+            u.hint = k  # type: ignore[union-attr]
+
+    def _append_use(self, use: Use) -> None:
+        use.hint = len(self._uses)
+        self._uses.append(use)
+
+    def _drop_use(self, k: int) -> Use:
+        use = self._uses[k]
+        assert use is not None
+        self._uses[k] = None
+        self._holes += 1
+        return use
 
     # -- naming
 
@@ -115,7 +153,7 @@ class Value:
         return self
 
     def has_uses(self) -> bool:
-        return bool(self.uses)
+        return len(self._uses) > self._holes
 
     def replace_first_use_with(self, new: Value) -> None:
         """Before: `%y = f(%x, %x)`. After `x.replace_first_use_with(z)`: `%y = f(%z, %x)`."""
@@ -123,8 +161,8 @@ class Value:
             raise IRError("cannot replace a use with a value of another graph")
         use = self.uses[0]
         use.user.inputs[use.offset] = new
-        new.uses.append(use)
-        del self.uses[0]
+        self._drop_use(0)
+        new._append_use(use)
 
     def replace_all_uses_with(self, new: Value) -> None:
         """Before: `%y = f(%x); %z = g(%x)`. After: `%y = f(%new); %z = g(%new)`. O(uses)."""
@@ -134,7 +172,7 @@ class Value:
             raise IRError("cannot replace uses with a value of another graph")
         for use in self.uses:
             use.user.inputs[use.offset] = new
-        new.uses.extend(self.uses)
+            new._append_use(use)
         self.uses = []
 
     def replace_all_uses_after_node_with(self, node: Node, new: Value) -> None:
@@ -154,7 +192,7 @@ class Value:
         for use in self.uses:
             if pred(use.user):
                 use.user.inputs[use.offset] = new
-                new.uses.append(use)
+                new._append_use(use)
             else:
                 keep.append(use)
         self.uses = keep
@@ -168,6 +206,7 @@ class Node(AttributeAccessors):
 
     __slots__ = (
         "_attrs",
+        "_input_uses",
         "blocks",
         "graph",
         "inputs",
@@ -186,6 +225,7 @@ class Node(AttributeAccessors):
         self.graph = graph
         self.kind: Symbol = kind if type(kind) is Symbol else Symbol(kind)  # type: ignore[assignment]
         self.inputs: list[Value] = []
+        self._input_uses: list[Use] = []  # the Use object of each input, in the input's list
         self.outputs: list[Value] = []
         self.blocks: list[Block] = []
         self.owning_block: Block | None = None
@@ -220,15 +260,17 @@ class Node(AttributeAccessors):
         return self.outputs[i]
 
     def has_uses(self) -> bool:
-        return any(o.uses for o in self.outputs)
+        return any(o.has_uses() for o in self.outputs)
 
     def add_input(self, value: Value) -> Value:
         """Before: `%y = f(%a)`. After `add_input(%b)`: `%y = f(%a, %b)`."""
         self.schema_cache = self.op_cache = None
         if value.node.graph is not self.graph:
             raise IRError(f"cannot use a value of another graph as an input of {self.kind}")
-        value.uses.append(Use(self, len(self.inputs)))
+        use = Use(self, len(self.inputs))
+        value._append_use(use)
         self.inputs.append(value)
+        self._input_uses.append(use)
         return value
 
     def insert_input(self, i: int, value: Value) -> Value:
@@ -237,9 +279,11 @@ class Node(AttributeAccessors):
         if value.node.graph is not self.graph:
             raise IRError(f"cannot use a value of another graph as an input of {self.kind}")
         for j in range(i, len(self.inputs)):
-            self._use_of(j).offset += 1
+            self._input_uses[j].offset += 1
+        use = Use(self, i)
         self.inputs.insert(i, value)
-        value.uses.append(Use(self, i))
+        value._append_use(use)
+        self._input_uses.insert(i, use)
         return value
 
     def replace_input(self, i: int, new: Value) -> Value:
@@ -250,9 +294,9 @@ class Node(AttributeAccessors):
         if new.node.graph is not self.graph:
             raise IRError(f"cannot use a value of another graph as an input of {self.kind}")
         self.schema_cache = self.op_cache = None
-        use = old.uses.pop(self._use_index(i))
+        use = old._drop_use(self._use_index(i))
         self.inputs[i] = new
-        new.uses.append(use)
+        new._append_use(use)
         return old
 
     def replace_input_with(self, old: Value, new: Value) -> None:
@@ -265,17 +309,19 @@ class Node(AttributeAccessors):
         """Before: `f(%a, %b, %c)`. After `remove_input(1)`: `f(%a, %c)`. O(inputs)."""
         self.schema_cache = self.op_cache = None
         value = self.inputs[i]
-        del value.uses[self._use_index(i)]
+        value._drop_use(self._use_index(i))
         for j in range(i + 1, len(self.inputs)):
-            self._use_of(j).offset -= 1
+            self._input_uses[j].offset -= 1
         del self.inputs[i]
+        del self._input_uses[i]
         return value
 
     def remove_all_inputs(self) -> None:
         self.schema_cache = self.op_cache = None
         for i in range(len(self.inputs) - 1, -1, -1):
-            del self.inputs[i].uses[self._use_index(i)]
+            self.inputs[i]._drop_use(self._use_index(i))
         self.inputs = []
+        self._input_uses = []
 
     def permute_inputs(self, order: Sequence[int]) -> None:
         """Reorder inputs: new input i is old input `order[i]`."""
@@ -287,17 +333,22 @@ class Node(AttributeAccessors):
             self.add_input(old[j])
 
     def _use_index(self, i: int) -> int:
-        # Search from the end: uses are appended, and nodes are most often
-        # rewired or destroyed newest-first, which makes this O(1) in practice.
-        uses = self.inputs[i].uses
-        for k in range(len(uses) - 1, -1, -1):
-            use = uses[k]
-            if use.user is self and use.offset == i:
-                return k
-        raise AssertionError("use list out of sync with inputs")
+        """Where input `i`'s Use sits in its value's internal use list. O(1): a use's
+        position (`Use.hint`) only changes when holes are closed, which renumbers."""
+        use = self._input_uses[i]
+        uses = self.inputs[i]._uses
+        k = use.hint
+        if 0 <= k < len(uses) and uses[k] is use:
+            return k
+        try:  # the list was changed by hand (lint tests do): search it
+            k = list(map(id, uses)).index(id(use))
+        except ValueError:
+            raise AssertionError("use list out of sync with inputs") from None
+        use.hint = k
+        return k
 
     def _use_of(self, i: int) -> Use:
-        return self.inputs[i].uses[self._use_index(i)]
+        return self._input_uses[i]
 
     def add_output(self, type: Type | None = None) -> Value:
         """Before: `%a = f()`. After: `%a, %b = f()`."""
@@ -1009,6 +1060,31 @@ class Graph:
         for v in self.outputs:
             new.register_output(value_map(v))
         return new
+
+    def renumber_values(self) -> None:
+        """Number the values 0, 1, 2, ... in definition order, as TorchScript's Canonicalize.
+
+        Order: graph inputs, then each node's outputs followed by its blocks'
+        inputs and nodes. Names are untouched; only values printed by number
+        change. O(values).
+        """
+        counter = 0
+
+        def number(values: list[Value]) -> None:
+            nonlocal counter
+            for v in values:
+                v.unique = counter
+                counter += 1
+
+        def walk(block: Block) -> None:
+            number(block.inputs)
+            for n in block.nodes():
+                number(n.outputs)
+                for b in n.blocks:
+                    walk(b)
+
+        walk(self.block)
+        self._next_unique = counter
 
     def lint(self) -> None:
         """Check every IR invariant; raise `LintError` naming the broken one."""
