@@ -113,3 +113,17 @@ def eager_error_class(program: dict) -> str | None:
         if entry.get("script") == "Error":
             return entry["eager"]
     return None
+
+
+# `fork_wait` forks `fork_wait_fn`, which the corpus does not record as a program
+# of its own; its graph, written from corpus/programs.py
+# (`def fork_wait_fn(x): return torch.tanh(x) * 2`), for harnesses that run
+# recorded graphs in a compilation unit.
+HELPER_GRAPHS = {
+    "fork_wait_fn": """graph(%x : Tensor):
+  %two : int = prim::Constant[value=2]()
+  %t : Tensor = aten::tanh(%x)
+  %y : Tensor = aten::mul(%t, %two)
+  return (%y)
+""",
+}

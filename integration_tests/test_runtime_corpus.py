@@ -7,7 +7,7 @@ errors must raise, with the exception class eager Python raises (TorchScript
 itself reports them all as `torch.jit.Error`; tsjit keeps the class).
 Function constants resolve through a compilation unit holding every corpus
 graph, plus `fork_wait_fn`, which `fork_wait` forks but the corpus does not
-record: its graph is written here, from `corpus/programs.py`. A case that
+record (`corpus_values.HELPER_GRAPHS`). A case that
 omits trailing `Optional` arguments relies on their `None` default, which a
 bare graph cannot carry; those are passed explicitly.
 """
@@ -19,21 +19,12 @@ import builtins
 import pytest
 import ts_ir
 from conftest import load_jsonl
-from corpus_values import decode, eager_error_class, mismatch
+from corpus_values import HELPER_GRAPHS, decode, eager_error_class, mismatch
 from ts_ir import OptionalType
 
 PROGRAMS = [
     row for row in load_jsonl("programs") if row["kind"] == "function" and row.get("inlined_graph")
 ]
-
-
-# corpus/programs.py: def fork_wait_fn(x): return torch.tanh(x) * 2
-FORK_WAIT_FN = """graph(%x : Tensor):
-  %two : int = prim::Constant[value=2]()
-  %t : Tensor = aten::tanh(%x)
-  %y : Tensor = aten::mul(%t, %two)
-  return (%y)
-"""
 
 
 def _unit(optimize: bool):
@@ -42,7 +33,8 @@ def _unit(optimize: bool):
     unit = ts_runtime.CompilationUnit()
     for row in PROGRAMS:
         unit.create_function(row["name"], ts_ir.parse_ir(row["inlined_graph"]), optimize=optimize)
-    unit.create_function("fork_wait_fn", ts_ir.parse_ir(FORK_WAIT_FN), optimize=optimize)
+    for name, text in HELPER_GRAPHS.items():
+        unit.create_function(name, ts_ir.parse_ir(text), optimize=optimize)
     return unit
 
 

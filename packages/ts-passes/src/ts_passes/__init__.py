@@ -1,0 +1,113 @@
+"""ts-passes: tsjit's analyses and optimization passes.
+
+    import ts_passes
+    from ts_ir import parse_ir
+
+    g = parse_ir(text)
+    ts_passes.constant_propagation(g)           # each pass: name(graph, ...) -> bool
+    ts_passes.run_passes(g, ["dce", "cse"])     # or by name
+    db = ts_passes.AliasDb(g)                   # analyses
+    db.may_alias(a, b)
+
+See README.md for the list; `ts-opt --list` prints the passes by name.
+"""
+
+from .alias_analysis import AliasDb
+from .batch_mm import batch_mm
+from .canonicalize import canonicalize
+from .common_subexpression_elimination import eliminate_common_subexpression
+from .constant_pooling import constant_pooling
+from .constant_propagation import constant_propagation
+from .dead_code_elimination import eliminate_dead_code
+from .errors import AliasAnalysisError, FusionBackendError, PassError, UnknownPassError
+from .fusion_backend import (
+    ENTRY_POINT_GROUP,
+    FusionBackend,
+    backend_for,
+    fusion_backends,
+    register_fusion_backend,
+    unregister_fusion_backend,
+)
+from .graph_fuser import canonicalize_chunks, fuse_graph, fusion_groups
+from .inliner import callee_graph, inline_calls, insert_graph
+from .jit_log import ENV_LOG_LEVEL, LogLevel, PassLogger, is_enabled, parse_log_levels
+from .jit_opt_limit import (
+    ENV_OPT_LIMIT,
+    opt_limit_allows,
+    parse_opt_limits,
+    reset_opt_limit_counters,
+)
+from .liveness import liveness
+from .loop_unrolling import UNROLL_FACTOR, unroll_loops
+from .lower_tuples import lower_all_tuples, lower_simple_tuples
+from .pass_manager import get_pass, pass_names, register_pass, run_pass, run_passes
+from .peephole import peephole_optimize
+from .pipelines import (
+    DERIVATIVE_PRESERVING_PASSES,
+    INFERENCE_PASSES,
+    REQUIRED_PASSES,
+    SPECIALIZATION_PASSES,
+    execution_pipeline,
+    optimize_for_execution,
+)
+from .remove_mutation import remove_list_mutation, remove_mutation, remove_tensor_mutation
+from .shape_analysis import erase_shape_information, propagate_shapes
+from .shape_rules import shape_rules
+
+__all__ = [
+    "DERIVATIVE_PRESERVING_PASSES",
+    "ENTRY_POINT_GROUP",
+    "ENV_LOG_LEVEL",
+    "ENV_OPT_LIMIT",
+    "INFERENCE_PASSES",
+    "REQUIRED_PASSES",
+    "SPECIALIZATION_PASSES",
+    "UNROLL_FACTOR",
+    "AliasAnalysisError",
+    "AliasDb",
+    "FusionBackend",
+    "FusionBackendError",
+    "LogLevel",
+    "PassError",
+    "PassLogger",
+    "UnknownPassError",
+    "backend_for",
+    "batch_mm",
+    "callee_graph",
+    "canonicalize",
+    "canonicalize_chunks",
+    "constant_pooling",
+    "constant_propagation",
+    "eliminate_common_subexpression",
+    "eliminate_dead_code",
+    "erase_shape_information",
+    "execution_pipeline",
+    "fuse_graph",
+    "fusion_backends",
+    "fusion_groups",
+    "get_pass",
+    "inline_calls",
+    "insert_graph",
+    "is_enabled",
+    "liveness",
+    "lower_all_tuples",
+    "lower_simple_tuples",
+    "opt_limit_allows",
+    "optimize_for_execution",
+    "parse_log_levels",
+    "parse_opt_limits",
+    "pass_names",
+    "peephole_optimize",
+    "propagate_shapes",
+    "register_fusion_backend",
+    "register_pass",
+    "remove_list_mutation",
+    "remove_mutation",
+    "remove_tensor_mutation",
+    "reset_opt_limit_counters",
+    "run_pass",
+    "run_passes",
+    "shape_rules",
+    "unregister_fusion_backend",
+    "unroll_loops",
+]

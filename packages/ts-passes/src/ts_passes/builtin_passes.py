@@ -1,0 +1,79 @@
+"""The passes `ts-opt` and `run_passes` know by name."""
+
+from __future__ import annotations
+
+from .batch_mm import batch_mm
+from .canonicalize import canonicalize
+from .common_subexpression_elimination import eliminate_common_subexpression
+from .constant_pooling import constant_pooling
+from .constant_propagation import constant_propagation
+from .dead_code_elimination import eliminate_dead_code
+from .graph_fuser import canonicalize_chunks, fuse_graph
+from .inliner import inline_calls
+from .loop_unrolling import unroll_loops
+from .lower_tuples import lower_all_tuples, lower_simple_tuples
+from .pass_manager import register_pass
+from .peephole import peephole_optimize
+from .remove_mutation import remove_list_mutation, remove_mutation, remove_tensor_mutation
+from .shape_analysis import erase_shape_information, propagate_shapes
+
+
+def register_builtin_passes() -> None:
+    r = register_pass
+    r(
+        "dead_code_elimination",
+        eliminate_dead_code,
+        "remove unused nodes without effects",
+        aliases=["dce", "eliminate_dead_code"],
+    )
+    r(
+        "common_subexpression_elimination",
+        eliminate_common_subexpression,
+        "merge repeated pure computations",
+        aliases=["cse"],
+    )
+    r("constant_propagation", constant_propagation, "fold nodes whose inputs are constants")
+    r("constant_pooling", constant_pooling, "hoist and merge constants")
+    r(
+        "peephole",
+        peephole_optimize,
+        "local algebraic and list/tuple rewrites",
+        aliases=["peephole_optimize"],
+    )
+    r("loop_unrolling", unroll_loops, "unroll small for loops", aliases=["unroll_loops"])
+    r("batch_mm", batch_mm, "batch trees of mm adds and mms sharing an operand")
+    r(
+        "inline",
+        inline_calls,
+        "inline calls whose callee graph is known",
+        aliases=["inliner", "inline_calls"],
+    )
+    r(
+        "lower_all_tuples",
+        lower_all_tuples,
+        "flatten tuples out of inputs, outputs and control flow",
+        aliases=["lower_tuples"],
+    )
+    r("lower_simple_tuples", lower_simple_tuples, "read elements of constructed tuples directly")
+    r("remove_mutation", remove_mutation, "make in-place list and tensor updates functional")
+    r("remove_list_mutation", remove_list_mutation, "fold list appends into their ListConstruct")
+    r("remove_tensor_mutation", remove_tensor_mutation, "make in-place tensor ops functional")
+    r("canonicalize", canonicalize, "number values in definition order")
+    r(
+        "propagate_shapes",
+        propagate_shapes,
+        "refine tensor types (dtype, device, rank, sizes)",
+        aliases=["shape_propagation", "propagate_input_shapes"],
+    )
+    r("erase_shape_information", erase_shape_information, "forget tensor type refinements")
+    r(
+        "fuse_graph",
+        fuse_graph,
+        "group fusible nodes into prim::FusionGroup through fusion backends",
+        aliases=["fuse", "fuser"],
+    )
+    r(
+        "canonicalize_chunks",
+        canonicalize_chunks,
+        "aten::chunk + prim::ListUnpack → prim::ConstantChunk",
+    )

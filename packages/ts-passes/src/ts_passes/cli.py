@@ -1,0 +1,90 @@
+"""`ts-opt`: run passes on IR text.
+
+    ts-opt model.ir -p constant-propagation,dce,cse     print the optimized graph
+    ts-opt -p peephole < model.ir                        read standard input
+    ts-opt --list                                        the passes it knows
+
+A file that does not parse, or an unknown pass, prints one line of error
+(`ts-opt: error: ...`) and exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from ts_ir import TorchScriptError, parse_ir
+
+from .pass_manager import get_pass, passes
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="ts-opt", description="Run tsjit passes on TorchScript IR text and print the result."
+    )
+    p.add_argument("file", nargs="?", help="IR file to read (default: standard input)")
+    p.add_argument(
+        "-p",
+        "--passes",
+        action="append",
+        default=[],
+        help="comma-separated pass names, run in order (may repeat)",
+    )
+    p.add_argument("--list", action="store_true", help="list the passes and exit")
+    p.add_argument(
+        "--no-source-locations",
+        action="store_true",
+        help="print without '# file:line:col' comments",
+    )
+    return p
+
+
+def _error(message: str) -> int:
+    first = message.strip().splitlines()[0] if message.strip() else "unknown error"
+    print(f"ts-opt: error: {first}", file=sys.stderr)
+    return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.list:
+        for info in passes():
+            aliases = f" (also: {', '.join(info.aliases)})" if info.aliases else ""
+            print(f"{info.name}{aliases}: {info.description}")
+        return 0
+    names = [n for group in args.passes for n in group.split(",") if n.strip()]
+    try:
+        infos = [get_pass(n) for n in names]
+    except TorchScriptError as exc:
+        return _error(str(exc))
+    try:
+        if args.file is None or args.file == "-":
+            text = sys.stdin.read()
+            filename = "<stdin>"
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                text = f.read()
+            filename = args.file
+    except OSError as exc:
+        return _error(f"cannot read {args.file}: {exc.strerror}")
+    try:
+        graph = parse_ir(text, filename=filename)
+    except TorchScriptError as exc:
+        return _error(f"{filename}: {_one_line(str(exc))}")
+    try:
+        for info in infos:
+            info.fn(graph)
+    except TorchScriptError as exc:
+        return _error(_one_line(str(exc)))
+    sys.stdout.write(graph.to_string(source_locations=not args.no_source_locations))
+    return 0
+
+
+def _one_line(message: str) -> str:
+    lines = [line for line in message.splitlines() if line.strip()]
+    return " ".join(line.strip() for line in lines[:1]) if lines else message
+
+
+if __name__ == "__main__":
+    sys.exit(main())

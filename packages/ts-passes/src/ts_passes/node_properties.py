@@ -1,0 +1,96 @@
+"""Facts about nodes that several passes need: nondeterminism, constness, equality keys."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ts_ir import AttributeKind, Graph, Node, Value, constant_value, prim
+
+_NONDETERMINISTIC = frozenset(
+    f"aten::{k}"
+    for k in (
+        "dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropout",
+        "_fused_dropout", "native_dropout", "_standard_gamma", "bernoulli", "multinomial",
+        "normal", "poisson", "binomial", "rrelu", "rrelu_with_noise", "rand", "rand_like",
+        "randint", "randint_like", "randn", "randn_like", "randperm", "uniform",
+        "exponential", "geometric", "log_normal", "cauchy", "bernoulli_", "uniform_",
+        "normal_", "random_", "exponential_", "geometric_", "log_normal_", "cauchy_",
+        "seed", "initial_seed",
+    )
+)  # fmt: skip
+_DROPOUTS = frozenset({"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout"})
+
+
+def is_nondeterministic(node: Node) -> bool:
+    """Whether running `node` twice may give different results (rand, dropout in training...)."""
+    if node.kind not in _NONDETERMINISTIC:
+        return False
+    if node.kind in _DROPOUTS and len(node.inputs) == 3:
+        train = node.inputs[2]
+        if train.node.kind is prim.Constant and constant_value(train) is False:
+            return False
+    return True
+
+
+def is_constant_value(v: Value) -> bool:
+    return v.node.kind is prim.Constant
+
+
+def is_true_constant(v: Value) -> bool:
+    return v.node.kind is prim.Constant and _safe_constant(v) is True
+
+
+def _safe_constant(v: Value) -> Any:
+    try:
+        return constant_value(v)
+    except Exception:
+        return None
+
+
+def _freeze(value: Any) -> Any:
+    """A hashable stand-in for an attribute value; floats and ints stay apart (1 != 1.0)."""
+    if isinstance(value, Graph):
+        return ("graph", id(value))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_freeze(x) for x in value))
+    if isinstance(value, dict):
+        return ("dict", tuple((_freeze(k), _freeze(v)) for k, v in value.items()))
+    if isinstance(value, float):
+        # -0.0 and 0.0 differ, and nan equals itself here
+        return ("float", value.hex())
+    try:
+        hash(value)
+    except TypeError:
+        return ("object", id(value))
+    if hasattr(value, "numel") and not hasattr(value, "literal"):
+        return ("tensor", id(value))  # real tensors: only the same object is equal
+    return (type(value).__name__, value)
+
+
+def attributes_key(node: Node) -> tuple:
+    """The node's attributes as a hashable value (kind, name, frozen value)."""
+    if not node.has_attributes():
+        return ()
+    items = []
+    for name in sorted(node.attribute_names()):
+        kind = node.kind_of(name)
+        value = node.attr(name)
+        if kind is AttributeKind.t and hasattr(value, "literal"):
+            value = ("literal", _freeze(value.literal))
+        items.append((name, kind.value, _freeze(value)))
+    return tuple(items)
+
+
+def node_key(node: Node) -> tuple:
+    """Two nodes with equal keys compute the same thing from the same inputs (for CSE)."""
+    return (
+        node.kind,
+        tuple(id(v) for v in node.inputs),
+        tuple(v.type for v in node.outputs),
+        attributes_key(node),
+    )
+
+
+def constant_key(node: Node) -> tuple:
+    """Constants with equal keys hold the same value with the same type (for pooling)."""
+    return (node.output().type, attributes_key(node))

@@ -1,0 +1,94 @@
+"""The pipelines the graph executor runs, as PyTorch's legacy `GraphExecutor` does.
+
+`optimize_for_execution(graph, requires_grad=..., grad_enabled=...)` gets a
+copy of a function's graph whose tensor inputs already carry specialized
+types (dtype, device, rank, requires_grad) and optimizes it in place:
+
+1. `REQUIRED_PASSES`: inlining of known calls (and tuple unpacks of
+   constructed tuples, which later passes rely on);
+2. constant propagation, constant pooling, shape/dtype propagation;
+3. `DERIVATIVE_PRESERVING_PASSES`: peephole, DCE, CSE, loop unrolling
+   (then constant propagation again, as the unrolled bodies expose
+   constants), batch mm, remove mutation where alias analysis allows;
+4. `INFERENCE_PASSES` only when no input requires grad: `fuse_graph` (when a
+   fusion backend is registered), then DCE.
+
+Each list names passes of the pass manager, so `ts-opt -p` can replay any
+step. Nothing here changes results.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections.abc import Iterator
+
+from ts_ir import Graph
+
+from .fusion_backend import fusion_backends
+from .jit_log import PassLogger
+from .pass_manager import run_pass
+
+log = PassLogger(__name__)
+
+REQUIRED_PASSES: tuple[str, ...] = ("inline", "lower_simple_tuples")
+SPECIALIZATION_PASSES: tuple[str, ...] = (
+    "constant_propagation",
+    "constant_pooling",
+    "propagate_shapes",
+)
+DERIVATIVE_PRESERVING_PASSES: tuple[str, ...] = (
+    "peephole",
+    "dead_code_elimination",
+    "common_subexpression_elimination",
+    "loop_unrolling",
+    "constant_propagation",
+    "batch_mm",
+    "remove_mutation",
+    "propagate_shapes",
+    "peephole",
+    "dead_code_elimination",
+    "common_subexpression_elimination",
+)
+INFERENCE_PASSES: tuple[str, ...] = ("fuse_graph", "dead_code_elimination")
+
+
+def execution_pipeline(*, requires_grad: bool) -> list[str]:
+    """The pass names `optimize_for_execution` runs, in order."""
+    names = [*REQUIRED_PASSES, *SPECIALIZATION_PASSES, *DERIVATIVE_PRESERVING_PASSES]
+    if not requires_grad:
+        names.extend(INFERENCE_PASSES)
+    return names
+
+
+def optimize_for_execution(
+    graph: Graph, *, requires_grad: bool, grad_enabled: bool, fuse: bool = True
+) -> None:
+    """Optimize a specialized copy of a graph for running (see the module docstring);
+    `fuse=False` leaves out `fuse_graph` (the runtime's fuser switch)."""
+    log.dump(
+        lambda: (
+            f"optimizing for execution (requires_grad={requires_grad}, grad_enabled={grad_enabled})"
+        ),
+        graph,
+    )
+    with _cyclic_gc_paused():
+        for name in execution_pipeline(requires_grad=requires_grad):
+            if name == "fuse_graph" and (not fuse or not fusion_backends()):
+                continue
+            run_pass(graph, name)
+    log.dump("optimized for execution", graph)
+
+
+@contextlib.contextmanager
+def _cyclic_gc_paused() -> Iterator[None]:
+    """The passes make many long-lived objects (nodes, values, alias sets) and no garbage
+    that must go at once; Python's cyclic collector would rescan the whole heap again and
+    again, which makes big graphs superlinear. It runs again once the pipeline is done."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
