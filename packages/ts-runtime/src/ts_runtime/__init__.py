@@ -56,6 +56,7 @@ from .function import (
     Function,
     Parameter,
 )
+from .fusion import fuser, get_fuser, set_fuser
 from .interpreter.code import Code
 from .interpreter.fork import Future, fork, wait
 from .interpreter.state import InterpreterState
@@ -119,7 +120,9 @@ __all__ = [
     "float64",
     "fork",
     "from_numpy",
+    "fuser",
     "get_default_dtype",
+    "get_fuser",
     "half",
     "iinfo",
     "inference_mode",
@@ -134,6 +137,7 @@ __all__ = [
     "no_grad",
     "ops",
     "set_default_dtype",
+    "set_fuser",
     "set_grad_enabled",
     "short",
     "tensor",

@@ -27,6 +27,7 @@ from ts_ir import Device, Graph, OptionalType, TensorType, TupleType, Type
 
 from .autograd.grad_mode import GRAD_MODE
 from .dtypes import scalar_type_of_numpy
+from .fusion import FUSER_OVERRIDE
 from .interpreter.code import Code
 from .interpreter.state import run_code
 from .tensor import Tensor
@@ -54,8 +55,10 @@ def _spec_of(value: Any) -> Any:
 
 
 def argument_spec(inputs: Sequence[Any]) -> tuple:
-    """The key a plan is cached under: grad mode and each input's tensor properties."""
-    return (GRAD_MODE.enabled, tuple(map(_spec_of, inputs)))
+    """The key a plan is cached under: grad mode, the fuser chosen in code (`fuser(...)`;
+    `TS_JIT_FUSER` is read when a plan compiles) and each input's tensor properties."""
+    override = FUSER_OVERRIDE
+    return (GRAD_MODE.enabled, override[-1] if override else None, tuple(map(_spec_of, inputs)))
 
 
 def _specialize(declared: Type, spec: Any) -> Type:
@@ -85,7 +88,7 @@ def _specialize(declared: Type, spec: Any) -> Type:
 
 
 def describe_spec(spec: tuple) -> str:
-    grad, inputs = spec
+    grad, fuser, inputs = spec
 
     def one(s: Any) -> str:
         if isinstance(s, tuple) and len(s) == 3 and hasattr(s[0], "kind"):
@@ -94,7 +97,8 @@ def describe_spec(spec: tuple) -> str:
             return "(" + ", ".join(one(x) for x in s) + ")"
         return str(s)
 
-    return f"grad={'on' if grad else 'off'} (" + ", ".join(one(s) for s in inputs) + ")"
+    fusion = "" if fuser is None else f" fuser={fuser}"
+    return f"grad={'on' if grad else 'off'}{fusion} (" + ", ".join(one(s) for s in inputs) + ")"
 
 
 @dataclass
@@ -117,10 +121,14 @@ class ExecutorStats:
 
 
 def default_optimizer(graph: Graph, *, requires_grad: bool, grad_enabled: bool) -> None:
-    """The ts-passes pipeline for execution."""
+    """The ts-passes pipeline for execution; fusion as the fuser switch says (`fusion.py`)."""
     import ts_passes
 
-    ts_passes.optimize_for_execution(graph, requires_grad=requires_grad, grad_enabled=grad_enabled)
+    from .fusion import fusion_enabled
+
+    ts_passes.optimize_for_execution(
+        graph, requires_grad=requires_grad, grad_enabled=grad_enabled, fuse=fusion_enabled()
+    )
 
 
 class GraphExecutor:
@@ -146,7 +154,8 @@ class GraphExecutor:
         self.compiles = 0
 
     def run(self, *inputs: Any) -> Any:
-        spec = (GRAD_MODE.enabled, tuple(map(_spec_of, inputs)))
+        override = FUSER_OVERRIDE
+        spec = (GRAD_MODE.enabled, override[-1] if override else None, tuple(map(_spec_of, inputs)))
         plan = self._plans.get(spec)
         if plan is None:
             plan = self._compile(spec)
@@ -178,7 +187,9 @@ class GraphExecutor:
         changes = []
         if previous[0] != spec[0]:
             changes.append(f"grad mode {'on' if spec[0] else 'off'}")
-        for i, (a, b) in enumerate(zip(previous[1], spec[1], strict=False)):
+        if previous[1] != spec[1]:
+            changes.append(f"fuser {spec[1]}")
+        for i, (a, b) in enumerate(zip(previous[2], spec[2], strict=False)):
             if a != b:
                 changes.append(f"input {i} changed")
         return "new argument spec: " + (", ".join(changes) or "different inputs")
@@ -189,7 +200,7 @@ class GraphExecutor:
             if plan is not None:
                 return plan
             reason = self._reason(spec)
-            grad_enabled, input_specs = spec
+            grad_enabled, _, input_specs = spec
             graph = self.graph.copy()
             if len(input_specs) != len(graph.inputs):
                 from .function import ArgumentCountError
