@@ -62,6 +62,7 @@ from .interpreter.fork import Future, fork, wait
 from .interpreter.state import InterpreterState
 from .ops import EAGER_FUNCTIONS as _EAGER_FUNCTIONS
 from .ops.dispatch import ArgumentError, call, eager_function
+from .script_module import ScriptModule as ScriptModule
 from .tensor import DimensionError, Size, Tensor, TensorError, as_tensor, from_numpy, tensor
 from .tensor_methods import install as _install_methods
 

@@ -1,0 +1,73 @@
+"""Builtin functions written in the script language, inlined where they match.
+
+TorchScript defines a few operators for a scalar on the left of a tensor
+(`2 * x`, `1.0 - x`) as small script functions; a call that matches one is
+replaced by its body, so `0.5 * x` becomes `aten::mul(x, 0.5)` with a
+`<string>` source range, exactly as in TorchScript's graphs. They are
+compiled from source by the frontend's own parser, once per scalar type.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .script import ScriptCompiler
+
+_TEMPLATE = """
+def mul(a : {scalar}, b : Tensor) -> Tensor:
+  return b * a
+def add(a : {scalar}, b : Tensor) -> Tensor:
+  return b + a
+def ne(a : {scalar}, b : Tensor) -> Tensor:
+  return b != a
+def eq(a : {scalar}, b : Tensor) -> Tensor:
+  return b == a
+def sub(a : {scalar}, b : Tensor) -> Tensor:
+  return torch.neg(b) + a
+def div(a : {scalar}, b : Tensor) -> Tensor:
+  return torch.reciprocal(b) * a
+def lt(a : {scalar}, b : Tensor) -> Tensor:
+  return b > a
+def le(a : {scalar}, b : Tensor) -> Tensor:
+  return b >= a
+def gt(a : {scalar}, b : Tensor) -> Tensor:
+  return b < a
+def ge(a : {scalar}, b : Tensor) -> Tensor:
+  return b <= a
+"""
+_NAMES = frozenset(["mul", "add", "ne", "eq", "sub", "div", "lt", "le", "gt", "ge"])
+_cache: dict[str, list[Any]] | None = None
+_compiling = False
+
+
+def reflected_functions(symbol: str, compiler: ScriptCompiler) -> list[Any]:
+    """The builtin script functions named like `symbol` (`aten::mul`): candidates for a call."""
+    global _cache, _compiling
+    if not symbol.startswith("aten::"):
+        return []
+    name = symbol[6:]
+    if name not in _NAMES or _compiling:
+        return []
+    if _cache is None:
+        _compiling = True
+        try:
+            _cache = _compile_all()
+        finally:
+            _compiling = False
+    return _cache.get(name, [])
+
+
+def _compile_all() -> dict[str, list[Any]]:
+    import ts_runtime
+
+    from .script import CompilationUnit
+
+    out: dict[str, list[Any]] = {}
+    for scalar in ("float", "int", "complex"):
+        unit = CompilationUnit(
+            _TEMPLATE.format(scalar=scalar), namespace={"torch": ts_runtime}, optimize=False
+        )
+        for fn in unit.functions():
+            out.setdefault(fn.name, []).append(fn)
+    return out

@@ -1,0 +1,36 @@
+"""What the frontend tells the operator registry about operators it emits.
+
+`aten::set_grad_enabled` (emitted for `with torch.no_grad():`) returns
+nothing and writes no argument, so without this dead code elimination would
+delete it; it changes the grad mode, which is a side effect. `prim::Enter` and
+`prim::Exit` (emitted for `with obj:`) run the object's compiled `__enter__`
+and `__exit__`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ts_schema import registry
+
+_SIDE_EFFECTS = ("aten::set_grad_enabled",)
+
+
+def _enter(node: Any) -> Any:
+    return lambda obj: obj.__enter__()
+
+
+def _exit(node: Any) -> Any:
+    return lambda obj: obj.__exit__(None, None, None)
+
+
+def register() -> None:
+    for key in _SIDE_EFFECTS:
+        op = registry.find(key)
+        if op is not None and not op.side_effects:
+            registry.register(op.schema, side_effects=True)
+    # `with obj:` on a compiled object calls its own __enter__ and __exit__ methods
+    for key, factory in (("prim::Enter", _enter), ("prim::Exit", _exit)):
+        op = registry.find(key)
+        if op is not None and not op.has_implementation:
+            registry.implement(op.key, factory=factory)

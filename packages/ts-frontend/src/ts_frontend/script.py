@@ -1,0 +1,374 @@
+"""`script()`: compiling Python functions, source strings and modules.
+
+    f = script(python_function)            # a ScriptFunction
+    m = script(module_instance)            # a ts_runtime.ScriptModule
+    cu = CompilationUnit('''def f(x): ...''')   # own parser, no Python ast
+    g = script_source('''def g(x): ...''')
+
+A `ScriptCompiler` owns a compilation unit and compiles each Python function
+once; functions call each other through `prim::CallFunction` of a function
+constant the unit resolves by name. A `ScriptFunction` is the compiled
+function: callable, with `.graph`, `.code`, `.schema`, `.inlined_graph` and
+`.graph_for(*inputs)`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import ts_runtime
+from ts_ir import Graph, Source, SourceRange
+
+from . import tree as t
+from .ast_builder import def_of_function
+from .errors import FrontendError, NotSupportedError
+from .ir_emitter import FunctionEmitter
+from .parser import parse_source
+from .resolver import ChainedResolver, FunctionResolver, NamespaceResolver, Resolver
+from .sugared_value import SugaredValue
+
+
+def passes_available() -> bool:
+    """Whether ts-passes can optimize graphs for execution (else graphs run as compiled)."""
+    try:
+        import ts_passes
+    except ImportError:
+        return False
+    return callable(getattr(ts_passes, "optimize_for_execution", None))
+
+
+class ScriptFunction(ts_runtime.Function):
+    """A compiled function: call it like the Python function it came from."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from .tracer import current_tracing_state
+
+        state = current_tracing_state()
+        if state is not None:
+            return state.call_script_function(self, args, kwargs)
+        return self.executor.run(*self.bind(args, kwargs))
+
+    @property
+    def code(self) -> str:
+        """TorchScript-style Python source of the graph."""
+        from .python_printer import print_function
+
+        return print_function(self)
+
+    @property
+    def inlined_graph(self) -> Graph:
+        """The graph with every function and method call replaced by the callee's body."""
+        from .inliner import inline_calls
+
+        g = self.graph.copy()
+        inline_calls(g)
+        return g
+
+    def __repr__(self) -> str:
+        return f"<ScriptFunction {self.name}>"
+
+
+class PythonFunction:
+    """An `@ignore`d Python function that compiled code calls back into."""
+
+    def __init__(self, name: str, fn: Callable[..., Any], schema: Any) -> None:
+        self.name = name
+        self.fn = fn
+        self.schema = schema
+        self.graph = None
+
+    def __call__(self, *args: Any) -> Any:
+        return self.fn(*args)
+
+
+class ScriptCompiler:
+    """Compiles functions into one compilation unit, each Python function once."""
+
+    def __init__(
+        self, unit: ts_runtime.CompilationUnit | None = None, *, optimize: bool | None = None
+    ) -> None:
+        self.unit = unit if unit is not None else ts_runtime.CompilationUnit()
+        self.optimize = passes_available() if optimize is None else optimize
+        self._compiled: dict[Any, Any] = {}
+        self._in_progress: set[Any] = set()
+        self._lock = threading.RLock()
+        self._module_types: Any = None
+
+    def module_types(self) -> Any:
+        """The module types this compiler made (see `module_compiler.ModuleTypes`)."""
+        if self._module_types is None:
+            from .module_compiler import ModuleTypes
+
+            self._module_types = ModuleTypes(self)
+        return self._module_types
+
+    # -- naming
+
+    def unique_name(self, base: str, qualified: str) -> str:
+        existing = self.unit.find_function(base)
+        if existing is None or existing.name != base:
+            return base
+        name = qualified.replace("<locals>.", "").replace("<", "_").replace(">", "_")
+        i = 1
+        candidate = name
+        while self.unit.find_function(candidate) is not None:
+            candidate = f"{name}_{i}"
+            i += 1
+        return candidate
+
+    # -- functions
+
+    def compile_function(
+        self,
+        fn: Callable[..., Any],
+        *,
+        call_site: SourceRange | None = None,
+        caller: str | None = None,
+    ) -> Any:
+        if isinstance(fn, (ScriptFunction, PythonFunction)):
+            return fn
+        fn = inspect.unwrap(fn)
+        if getattr(fn, "__name__", "") == "<lambda>":
+            raise NotSupportedError(
+                "lambda functions cannot be compiled; define the function with def", call_site
+            )
+        key = getattr(fn, "__func__", fn)
+        with self._lock:
+            done = self._compiled.get(key)
+            if done is not None:
+                return done
+            if key in self._in_progress:
+                raise NotSupportedError(
+                    f"recursive calls are not supported: '{fn.__name__}' calls itself",
+                    call_site,
+                )
+            self._in_progress.add(key)
+            try:
+                definition = def_of_function(fn)
+                qualified = f"{fn.__module__}.{fn.__qualname__}"
+                name = self.unique_name(fn.__name__, qualified)
+                compiled = self.compile_definition(definition, FunctionResolver(fn), name=name)
+            except FrontendError as exc:
+                if call_site is not None:
+                    exc.add_call_site(fn.__name__, caller or "?", call_site)
+                raise
+            finally:
+                self._in_progress.discard(key)
+            self._compiled[key] = compiled
+            return compiled
+
+    def try_compile(self, fn: Callable[..., Any]) -> Any:
+        """The compiled function, or None when `fn` cannot be compiled (remembered)."""
+        key = ("failed", fn)
+        if key in self._compiled:
+            return None
+        try:
+            return self.compile_function(fn)
+        except FrontendError:
+            self._compiled[key] = True
+            return None
+
+    def compile_definition(
+        self, definition: t.Def, resolver: Resolver, *, name: str | None = None
+    ) -> ScriptFunction:
+        emitter = FunctionEmitter(self, resolver, definition, name=name)
+        graph, schema = emitter.emit()
+        fn = ScriptFunction(
+            emitter.name, graph, schema=schema, compilation_unit=self.unit, optimize=self.optimize
+        )
+        self.unit.register(fn)
+        return fn
+
+    def python_function(self, fn: Callable[..., Any], loc: SourceRange | None) -> PythonFunction:
+        key = ("python", fn)
+        with self._lock:
+            done = self._compiled.get(key)
+            if done is not None:
+                return done
+            from .python_signature import schema_of_python_function
+
+            name = self.unique_name(fn.__name__, f"{fn.__module__}.{fn.__qualname__}")
+            wrapped = PythonFunction(name, fn, schema_of_python_function(fn, name, loc))
+            self.unit.register(wrapped)  # type: ignore[arg-type]
+            self._compiled[key] = wrapped
+            return wrapped
+
+
+_DEFAULT: list[ScriptCompiler] = []
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_compiler() -> ScriptCompiler:
+    """The process-wide compiler `script()` uses (as TorchScript's global compilation unit)."""
+    with _DEFAULT_LOCK:
+        if not _DEFAULT:
+            _DEFAULT.append(ScriptCompiler())
+        return _DEFAULT[0]
+
+
+class CompilationUnit(ts_runtime.CompilationUnit):
+    """Functions compiled from source text by the frontend's own parser.
+
+    `CompilationUnit(source)` compiles every `def` of `source`; the functions
+    are attributes of the unit (`cu.f(x)`) and call each other by name. Free
+    names resolve in `namespace` (by default `math`, the typing names, and
+    the torch namespace as `torch`).
+    """
+
+    def __init__(
+        self,
+        source: str | None = None,
+        *,
+        namespace: Mapping[str, Any] | None = None,
+        filename: str | None = None,
+        first_line: int = 1,
+        optimize: bool | None = None,
+    ) -> None:
+        super().__init__()
+        self.compiler = ScriptCompiler(self, optimize=optimize)
+        self.namespace = namespace
+        self._pending: dict[str, t.Def] = {}
+        self._unit_compiling: set[str] = set()
+        if source is not None:
+            self.define(source, namespace=namespace, filename=filename, first_line=first_line)
+
+    def define(
+        self,
+        source: str,
+        *,
+        namespace: Mapping[str, Any] | None = None,
+        filename: str | None = None,
+        first_line: int = 1,
+    ) -> list[ScriptFunction]:
+        """Compile every function definition in `source`; returns them in order."""
+        src = Source(source, filename, first_line)
+        stmts = parse_source(src)
+        defs: list[t.Def] = []
+        for stmt in stmts:
+            if not isinstance(stmt, t.Def):
+                raise NotSupportedError(
+                    "a compilation unit's source may only define functions", stmt.range
+                )
+            defs.append(stmt)
+            self._pending[stmt.name] = stmt
+        fallback = NamespaceResolver(namespace if namespace is not None else self.namespace)
+        resolver = ChainedResolver(self._local_function, fallback)
+        self._resolver = resolver
+        out = []
+        for d in defs:
+            out.append(self._compile_pending(d.name, None, None))
+        return out
+
+    def _local_function(self, name: str) -> SugaredValue | None:
+        from .python_values import FunctionValue
+
+        if name in self._pending:
+            return _UnitFunction(self, name)
+        fn = self._functions.get(name)
+        if isinstance(fn, ScriptFunction):
+            return FunctionValue(fn)
+        return None
+
+    def _compile_pending(
+        self, name: str, call_site: SourceRange | None, caller: str | None
+    ) -> ScriptFunction:
+        d = self._pending.get(name)
+        if d is None:
+            fn = self._functions[name]
+            assert isinstance(fn, ScriptFunction)
+            return fn
+        if name in self._unit_compiling:
+            raise NotSupportedError(
+                f"recursive calls are not supported: '{name}' calls itself", call_site
+            )
+        self._unit_compiling.add(name)
+        try:
+            fn = self.compiler.compile_definition(d, self._resolver, name=name)
+        except FrontendError as exc:
+            if call_site is not None:
+                exc.add_call_site(name, caller or "?", call_site)
+            raise
+        finally:
+            self._unit_compiling.discard(name)
+        del self._pending[name]
+        return fn
+
+    def __getattr__(self, name: str) -> Any:
+        fn = self.__dict__.get("_functions", {}).get(name)
+        if fn is None:
+            raise AttributeError(name)
+        return fn
+
+
+class _UnitFunction(SugaredValue):
+    """A function of the compilation unit's source, compiled when first called."""
+
+    kind = "function"
+
+    def __init__(self, unit: CompilationUnit, name: str) -> None:
+        self.unit = unit
+        self.name = name
+
+    def _compiled(self, em: Any, loc: SourceRange) -> ScriptFunction:
+        return self.unit._compile_pending(self.name, loc, em.name)
+
+    def call(self, em: Any, call: t.Call) -> SugaredValue:
+        from .sugared_value import SimpleValue
+
+        callee = self._compiled(em, call.range)
+        args, kwargs = em.emit_call_args(call)
+        return SimpleValue(em.emit_function_call(callee, args, kwargs, call.range))
+
+    def as_value(self, em: Any, loc: SourceRange) -> Any:
+        return em.function_constant(self._compiled(em, loc), loc)
+
+
+def script_source(
+    source: str,
+    *,
+    name: str | None = None,
+    namespace: Mapping[str, Any] | None = None,
+    filename: str | None = None,
+    first_line: int = 1,
+    optimize: bool | None = None,
+) -> ScriptFunction:
+    """Compile the function defined in `source` (the last one, or the one named `name`)."""
+    unit = CompilationUnit(
+        source, namespace=namespace, filename=filename, first_line=first_line, optimize=optimize
+    )
+    functions = unit.functions()
+    if name is not None:
+        for fn in functions:
+            if fn.name == name:
+                return fn  # type: ignore[return-value]
+        raise KeyError(f"the source defines no function named {name!r}")
+    return functions[-1]  # type: ignore[return-value]
+
+
+def script(obj: Any, *, optimize: bool | None = None) -> Any:
+    """Compile a Python function, an `nn.Module` instance, or function source text."""
+    if isinstance(obj, (ScriptFunction, ts_runtime.ScriptModule)):
+        return obj
+    if isinstance(obj, str):
+        return script_source(obj, optimize=optimize)
+    if inspect.isfunction(obj) or inspect.ismethod(obj):
+        compiler = default_compiler() if optimize is None else ScriptCompiler(optimize=optimize)
+        return compiler.compile_function(obj)
+    if _is_module(obj):
+        from .module_compiler import script_module
+
+        compiler = default_compiler() if optimize is None else ScriptCompiler(optimize=optimize)
+        return script_module(obj, compiler)
+    if isinstance(obj, type):
+        raise NotSupportedError(
+            f"scripting classes is not supported: script an instance of {obj.__name__}, or "
+            "its methods"
+        )
+    raise NotSupportedError(f"cannot script an object of type {type(obj).__name__}")
+
+
+def _is_module(obj: Any) -> bool:
+    return any(cls.__name__ == "Module" and "nn" in cls.__module__ for cls in type(obj).__mro__)

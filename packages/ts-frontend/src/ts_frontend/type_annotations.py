@@ -1,0 +1,257 @@
+"""Types from annotations: `List[int]`, `Optional[Tensor]`, `Dict[str, float]`, `int | None`.
+
+An annotation is read from its tree: names resolve through the program's
+resolver to Python objects (`typing.List`, `int`, the Tensor class), so an
+aliased import still works; a name the resolver does not know is read by
+its spelling, so source strings need no namespace for the usual types.
+The same rules turn Python objects (class annotations of modules) into types.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Any
+
+from ts_ir import (
+    AnyListType,
+    AnyTupleType,
+    AnyType,
+    BoolType,
+    ComplexType,
+    Device,
+    DeviceType,
+    DictType,
+    FloatType,
+    FutureType,
+    IntType,
+    ListType,
+    NoneType,
+    NumberType,
+    OptionalType,
+    SourceRange,
+    StringType,
+    TensorType,
+    TupleType,
+    Type,
+    UnionType,
+)
+
+from . import tree as t
+from .errors import FrontendTypeError
+from .resolver import MISSING, Resolver
+
+_BY_NAME: dict[str, Type] = {
+    "int": IntType.get(),
+    "float": FloatType.get(),
+    "bool": BoolType.get(),
+    "str": StringType.get(),
+    "complex": ComplexType.get(),
+    "None": NoneType.get(),
+    "NoneType": NoneType.get(),
+    "Tensor": TensorType.get(),
+    "Any": AnyType.get(),
+    "device": DeviceType.get(),
+    "number": NumberType.get(),
+}
+_GENERIC_NAMES = {
+    "List": "list",
+    "list": "list",
+    "Dict": "dict",
+    "dict": "dict",
+    "Tuple": "tuple",
+    "tuple": "tuple",
+    "Optional": "optional",
+    "Union": "union",
+    "Final": "final",
+    "Future": "future",
+}
+_GENERIC_OBJECTS: dict[Any, str] = {
+    list: "list",
+    dict: "dict",
+    tuple: "tuple",
+    typing.Optional: "optional",
+    typing.Union: "union",
+    typing.Final: "final",
+}
+for _name in ("List", "Dict", "Tuple"):  # the typing aliases of list, dict and tuple
+    _GENERIC_OBJECTS[getattr(typing, _name)] = _name.lower()
+
+
+class FinalType:
+    """The marker a `Final[T]` annotation yields: a constant of type T."""
+
+    def __init__(self, inner: Type | None) -> None:
+        self.inner = inner
+
+
+def _generic_of(obj: Any) -> str | None:
+    try:
+        kind = _GENERIC_OBJECTS.get(obj)
+    except TypeError:
+        return None
+    if kind is not None:
+        return kind
+    name = getattr(obj, "__name__", "")
+    if name == "Future":
+        return "future"
+    return None
+
+
+def type_from_python(obj: Any) -> Type | None:
+    """The type a Python annotation object denotes, or None if it denotes none."""
+    if obj is None or obj is type(None):
+        return NoneType.get()
+    simple = {int: IntType, float: FloatType, bool: BoolType, str: StringType, complex: ComplexType}
+    if isinstance(obj, type) and obj in simple:
+        return simple[obj].get()
+    if obj is typing.Any:
+        return AnyType.get()
+    if obj is list:
+        return AnyListType.get()
+    if obj is tuple:
+        return AnyTupleType.get()
+    if isinstance(obj, type):
+        if obj.__name__ == "Tensor" or obj.__name__ == "Parameter":
+            return TensorType.get()
+        if obj is Device or obj.__name__ == "device":
+            return DeviceType.get()
+    if isinstance(obj, str):
+        return _BY_NAME.get(obj)
+    origin = typing.get_origin(obj)
+    if origin is not None:
+        args = [type_from_python(a) for a in typing.get_args(obj)]
+        if any(a is None for a in args):
+            return None
+        kind = _generic_of(origin)
+        if kind is None and origin is typing.Union:
+            kind = "union"
+        return _make_generic(kind, args)  # type: ignore[arg-type]
+    import types as _types
+
+    if isinstance(obj, _types.UnionType):
+        args = [type_from_python(a) for a in obj.__args__]
+        if any(a is None for a in args):
+            return None
+        return UnionType.create(args)  # type: ignore[arg-type]
+    return None
+
+
+def _make_generic(kind: str | None, args: list[Type]) -> Type | None:
+    if kind == "list" and len(args) == 1:
+        return ListType(args[0])
+    if kind == "dict" and len(args) == 2:
+        return DictType(args[0], args[1])
+    if kind == "tuple":
+        if len(args) == 2 and args[1] is Ellipsis:
+            return None
+        return TupleType(args)
+    if kind == "optional" and len(args) == 1:
+        return OptionalType.create(args[0])
+    if kind == "union" and args:
+        return UnionType.create(args)
+    if kind == "future" and len(args) == 1:
+        return FutureType(args[0])
+    return None
+
+
+class TypeReader:
+    """Reads annotation trees with a resolver."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+
+    def read(self, expr: t.Expr, *, allow_final: bool = False) -> Type:
+        result = self._read(expr)
+        if isinstance(result, FinalType):
+            if not allow_final:
+                raise FrontendTypeError("Final is only allowed on module attributes", expr.range)
+            if result.inner is None:
+                raise FrontendTypeError("Final needs a type: Final[int]", expr.range)
+            return result.inner
+        return result
+
+    def read_final(self, expr: t.Expr) -> tuple[Type | None, bool]:
+        """(type, is_final) of an annotation that may be `Final[T]` (or bare `Final`)."""
+        result = self._read(expr)
+        if isinstance(result, FinalType):
+            return result.inner, True
+        return result, False
+
+    def _error(self, expr: t.Expr, what: str | None = None) -> FrontendTypeError:
+        text = expr.range.text()
+        return FrontendTypeError(
+            what or f"unknown type annotation '{text}'",
+            expr.range,
+            hint="annotations may use int, float, bool, str, Tensor, List, Dict, Tuple, "
+            "Optional, Union and Future",
+        )
+
+    def _lookup(self, expr: t.Expr) -> Any:
+        if isinstance(expr, t.Name):
+            return self.resolver.lookup(expr.id)
+        if isinstance(expr, t.Attribute):
+            base = self._lookup(expr.value)
+            if base is MISSING:
+                return MISSING
+            return getattr(base, expr.name, MISSING)
+        return MISSING
+
+    def _spelling(self, expr: t.Expr) -> str | None:
+        if isinstance(expr, t.Name):
+            return expr.id
+        if isinstance(expr, t.Attribute):
+            return expr.name
+        return None
+
+    def _read(self, expr: t.Expr) -> Any:
+        if isinstance(expr, t.Const) and expr.value is None:
+            return NoneType.get()
+        if isinstance(expr, t.Str):
+            from .parser import parse_expression
+
+            inner = parse_expression(expr.range.source, expr.range.start + 1, expr.range.end - 1)
+            return self._read(inner)
+        if isinstance(expr, t.BinOp) and expr.op == "|":
+            return UnionType.create([self.read(expr.left), self.read(expr.right)])
+        if isinstance(expr, (t.Name, t.Attribute)):
+            obj = self._lookup(expr)
+            if obj is not MISSING:
+                if obj is typing.Final:
+                    return FinalType(None)
+                typ = type_from_python(obj)
+                if typ is not None:
+                    return typ
+            spelled = self._spelling(expr)
+            if spelled == "Final":
+                return FinalType(None)
+            if spelled in _BY_NAME and (obj is MISSING or spelled in ("Tensor", "device")):
+                return _BY_NAME[spelled]
+            raise self._error(expr)
+        if isinstance(expr, t.Subscript):
+            obj = self._lookup(expr.value)
+            kind = _generic_of(obj) if obj is not MISSING else None
+            if kind is None:
+                kind = _GENERIC_NAMES.get(self._spelling(expr.value) or "")
+            if kind is None:
+                raise self._error(expr.value)
+            if kind == "final":
+                if len(expr.indices) != 1:
+                    raise self._error(expr, "Final takes one type")
+                return FinalType(self.read(expr.indices[0]))
+            if (
+                kind == "tuple"
+                and len(expr.indices) == 1
+                and isinstance(expr.indices[0], t.TupleLiteral)
+            ):
+                if not expr.indices[0].elts:
+                    return TupleType([])
+            args = [self.read(i) for i in expr.indices]
+            made = _make_generic(kind, args)
+            if made is None:
+                raise self._error(expr, f"wrong number of type arguments in '{expr.range.text()}'")
+            return made
+        raise self._error(expr)
+
+
+def describe_range(loc: SourceRange) -> str:
+    return loc.text()

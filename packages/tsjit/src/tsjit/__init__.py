@@ -1,0 +1,39 @@
+"""tsjit: TorchScript's JIT rebuilt in Python, behind a torch-shaped namespace.
+
+    import tsjit as torch
+
+    @torch.jit.script
+    def f(x, n: int):
+        for _ in range(n):
+            x = torch.tanh(x) * 2
+        return x
+
+Everything ts-runtime's eager namespace offers (`tsjit.tensor`,
+`tsjit.tanh`, dtypes, `tsjit.no_grad`) is available here; `tsjit.jit`
+compiles and traces, `tsjit.nn` has the modules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ts_runtime as _runtime
+
+from . import jit, nn
+
+__version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """Everything else is ts-runtime's torch-shaped namespace."""
+    try:
+        return getattr(_runtime, name)
+    except AttributeError:
+        raise AttributeError(f"module 'tsjit' has no attribute {name!r}") from None
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(dir(_runtime)))
+
+
+__all__ = ["jit", "nn"]

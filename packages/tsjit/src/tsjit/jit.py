@@ -1,0 +1,42 @@
+"""`tsjit.jit`: scripting and tracing, as `torch.jit`."""
+
+from __future__ import annotations
+
+from ts_frontend import (
+    CompilationUnit,
+    Final,
+    ScriptFunction,
+    annotate,
+    export,
+    fork,
+    ignore,
+    is_scripting,
+    is_tracing,
+    script,
+    trace,
+    unused,
+    wait,
+)
+from ts_frontend import TracerWarning as TracerWarning
+from ts_runtime import Future, ScriptModule, fuser, get_fuser, set_fuser
+
+__all__ = [
+    "fuser",
+    "get_fuser",
+    "set_fuser",
+    "CompilationUnit",
+    "Final",
+    "Future",
+    "ScriptFunction",
+    "ScriptModule",
+    "annotate",
+    "export",
+    "fork",
+    "ignore",
+    "is_scripting",
+    "is_tracing",
+    "script",
+    "trace",
+    "unused",
+    "wait",
+]
