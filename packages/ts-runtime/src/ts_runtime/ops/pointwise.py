@@ -605,7 +605,8 @@ def where(condition: Tensor, self: Any, other: Any) -> Tensor:
             f"where expected condition to be a boolean tensor, but got a tensor with dtype {condition.dtype}"
         )
     dt = promote(self, other)
-    return result(np.where(condition._data, operand(self, dt), operand(other, dt)))
+    # Python numbers as arrays of the promoted dtype: numpy would make them float64
+    return result(np.where(condition._data, array_of(self, dt), array_of(other, dt)))
 
 
 @implements("aten::masked_fill.Scalar", "aten::masked_fill.Tensor")
