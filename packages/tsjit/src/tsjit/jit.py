@@ -21,9 +21,6 @@ from ts_frontend import TracerWarning as TracerWarning
 from ts_runtime import Future, ScriptModule, fuser, get_fuser, set_fuser
 
 __all__ = [
-    "fuser",
-    "get_fuser",
-    "set_fuser",
     "CompilationUnit",
     "Final",
     "Future",
@@ -32,10 +29,13 @@ __all__ = [
     "annotate",
     "export",
     "fork",
+    "fuser",
+    "get_fuser",
     "ignore",
     "is_scripting",
     "is_tracing",
     "script",
+    "set_fuser",
     "trace",
     "unused",
     "wait",
