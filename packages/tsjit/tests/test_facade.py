@@ -71,3 +71,9 @@ def test_nn_modules_script_and_trace():
 def test_compilation_unit_from_source():
     cu = torch.jit.CompilationUnit("def f(a: int, b: int) -> int:\n    return a * b + 1\n")
     assert cu.f(3, 4) == 13
+
+
+def test_torch_ops_reaches_registered_operators():
+    import tsjit as torch
+
+    assert torch.ops.aten.relu(torch.tensor([-1.0, 2.0])).tolist() == [0.0, 2.0]

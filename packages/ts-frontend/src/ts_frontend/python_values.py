@@ -22,6 +22,7 @@ from ts_ir import (
     Graph,
     SourceRange,
     StringType,
+    TorchScriptError,
     Value,
 )
 from ts_schema import registry
@@ -67,10 +68,18 @@ def to_sugared(obj: Any, loc: SourceRange | None = None, name: str = "") -> Suga
         if obj.__name__ == "Tensor":
             return TensorClassValue()
         raise NotSupportedError(f"class '{obj.__qualname__}' cannot be used in compiled code", loc)
+    from ts_runtime.ops_namespace import OperatorNamespace, Operators
+
     from .script import ScriptFunction
 
     if isinstance(obj, ScriptFunction):
         return FunctionValue(obj)
+    if isinstance(obj, (Operators, OperatorNamespace)):
+        return OperatorsValue(obj)
+    qualified = getattr(obj, "_ts_operator", None)
+    if isinstance(qualified, str) and registry.has(qualified):
+        # an operator function of the runtime (`ts_runtime.tanh`, `ops.my_ns.scale`)
+        return BuiltinFunction(qualified, name=obj.__name__)
     if _is_operator_function(obj):
         return BuiltinFunction(f"aten::{obj.__name__}", name=obj.__name__)
     if inspect.isfunction(obj) or inspect.ismethod(obj):
@@ -228,6 +237,24 @@ class TorchNamespace(SugaredValue):
                     loc,
                 ) from None
         return to_sugared(obj, loc, f"{self.module.__name__}.{name}")
+
+
+class OperatorsValue(SugaredValue):
+    """`torch.ops` and `torch.ops.<namespace>`: their attributes are registry operators."""
+
+    kind = "operator namespace"
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
+
+    def describe(self) -> str:
+        return repr(self.obj)
+
+    def attr(self, emitter: Any, loc: SourceRange, name: str) -> SugaredValue:
+        try:
+            return to_sugared(getattr(self.obj, name), loc, name)
+        except TorchScriptError as exc:
+            raise NotSupportedError(str(exc).split("\n")[0], loc) from None
 
 
 class FunctionalNamespace(SugaredValue):

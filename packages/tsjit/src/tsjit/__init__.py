@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import ts_runtime as _runtime
+from ts_runtime.ops_namespace import ops
 
 from . import jit, nn
 
@@ -36,4 +37,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(dir(_runtime)))
 
 
-__all__ = ["jit", "nn"]
+__all__ = ["jit", "nn", "ops"]
