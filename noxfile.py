@@ -1,6 +1,6 @@
 """Developer sessions for the tsjit monorepo.
 
-    nox                         tests for every package, integration, lint
+    nox                         tests for every package, integration, oracle, example_ops, lint
     nox -s "tests(ts-ir)"       one package's tests
     nox -s integration          cross-package tests and the conformance corpus
     nox -s oracle               differential tests against PyTorch (skipped if it cannot be installed)
@@ -24,7 +24,7 @@ ROOT = Path(__file__).parent
 PACKAGES = ROOT / "packages"
 
 nox.options.default_venv_backend = "uv|virtualenv"
-nox.options.sessions = ["tests", "integration", "example_ops", "lint"]
+nox.options.sessions = ["tests", "integration", "oracle", "example_ops", "lint"]
 nox.options.reuse_existing_virtualenvs = True
 
 TEST_DEPS = ["pytest>=8", "pytest-xdist>=3", "hypothesis>=6.100"]
@@ -79,16 +79,34 @@ def integration(session: nox.Session) -> None:
     session.run("pytest", "-q", "-n", "auto", str(ROOT / "integration_tests"), *session.posargs)
 
 
+def _install_torch(session: nox.Session) -> bool:
+    """Install PyTorch 2.13 (the oracle and benchmark peer); False where it is not installable."""
+    try:
+        # pip, not uv: the CPU build of torch is found through pip's configured links
+        # (uv's environments come without pip, so it is installed first).
+        session.install("pip")
+        session.run("python", "-m", "pip", "install", "-q", "torch==2.13.0", silent=True)
+    except nox.command.CommandFailed:
+        return False
+    return True
+
+
 @nox.session
 def oracle(session: nox.Session) -> None:
     """Differential tests against real PyTorch; skipped where torch cannot be installed."""
     _install_editable(session, _package_names())
-    try:
-        # pip, not uv: the CPU build of torch is found through pip's configured links.
-        session.run("python", "-m", "pip", "install", "-q", "torch==2.13.0", silent=True)
-    except nox.command.CommandFailed:
+    if not _install_torch(session):
         session.skip("torch==2.13.0 is not installable here")
-    session.run("pytest", "-q", "-m", "oracle", str(ROOT / "integration_tests"), *session.posargs)
+    session.run(
+        "pytest",
+        "-q",
+        "-n",
+        "auto",
+        "-m",
+        "oracle",
+        str(ROOT / "integration_tests"),
+        *session.posargs,
+    )
 
 
 @nox.session
@@ -116,17 +134,8 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Benchmarks; results are written to docs/benchmarks.md."""
+    """Benchmarks, with PyTorch as a peer where installable; results go to docs/benchmarks.md."""
     _install_editable(session, _package_names())
+    if not _install_torch(session):
+        session.log("torch==2.13.0 is not installable: benchmarks run without the PyTorch peers")
     session.run("python", str(ROOT / "tools" / "bench.py"), *session.posargs)
-
-
-@nox.session
-def example_ops(session: nox.Session) -> None:
-    """The example operator package, installed as a wheel, found through its entry point."""
-    _install_editable(session, ["ts-ir", "ts-schema"])
-    # not editable: the entry point must come from installed package metadata
-    session.install(str(ROOT / "integration_tests" / "example_ops"))
-    session.run(
-        "pytest", "-q", str(ROOT / "integration_tests" / "example_ops" / "tests"), *session.posargs
-    )
