@@ -171,3 +171,17 @@ def test_repr():
     schema = parse_schema("aten::relu(Tensor self) -> Tensor")
     assert repr(schema) == "FunctionSchema('aten::relu(Tensor self) -> Tensor')"
     assert repr(schema.arguments[0]) == "Argument('Tensor self')"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "aten::f(Tensor(a!)[](b!)[] self) -> ()",
+        "aten::f(Tensor[](a!)[] self) -> ()",
+        "aten::f(Tensor(a!)[](a!)[] self) -> ()",
+    ],
+)
+def test_alias_annotations_of_nested_lists_print_at_every_level(text):
+    schema = parse_schema(text)
+    assert str(schema) == text
+    assert parse_schema(str(schema)) == schema

@@ -404,10 +404,8 @@ def format_argument(arg: Argument) -> str:
     unopt = real.element if isinstance(real, OptionalType) else real
     alias = arg.alias_info
     if isinstance(unopt, ListType):
-        text = format_type(unopt.element)
-        if alias is not None and alias.contained_types:
-            text += str(alias.contained_types[0])
-        text += "[" + ("" if arg.N is None else str(arg.N)) + "]"
+        inner = alias.contained_types[0] if alias is not None and alias.contained_types else None
+        text = _annotated(unopt.element, inner) + "[" + ("" if arg.N is None else str(arg.N)) + "]"
     else:
         text = format_type(unopt)
     if alias is not None and alias._before_order:
@@ -418,6 +416,19 @@ def format_argument(arg: Argument) -> str:
         text += " " + arg.name
     if arg.has_default_value:
         text += "=" + format_default(arg)
+    return text
+
+
+def _annotated(t: Type, alias: AliasInfo | None) -> str:
+    """A list element's type with its alias annotation, at every level of nesting
+    (`Tensor(a!)[](b!)` for a list of lists)."""
+    if isinstance(t, ListType):
+        inner = alias.contained_types[0] if alias is not None and alias.contained_types else None
+        text = _annotated(t.element, inner) + "[]"
+    else:
+        text = format_type(t)
+    if alias is not None and alias._before_order:
+        text += str(alias)
     return text
 
 
