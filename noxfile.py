@@ -139,3 +139,14 @@ def bench(session: nox.Session) -> None:
     if not _install_torch(session):
         session.log("torch==2.13.0 is not installable: benchmarks run without the PyTorch peers")
     session.run("python", str(ROOT / "tools" / "bench.py"), *session.posargs)
+
+
+@nox.session
+def example_ops(session: nox.Session) -> None:
+    """The example operator package, installed as a wheel, found through its entry point."""
+    _install_editable(session, ["ts-ir", "ts-schema"])
+    # not editable: the entry point must come from installed package metadata
+    session.install(str(ROOT / "integration_tests" / "example_ops"))
+    session.run(
+        "pytest", "-q", str(ROOT / "integration_tests" / "example_ops" / "tests"), *session.posargs
+    )
