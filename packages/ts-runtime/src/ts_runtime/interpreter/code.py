@@ -33,7 +33,8 @@ from typing import Any
 from ts_ir import Block, Graph, IRError, Node, Value, constant_value, prim
 from ts_schema import registry
 
-from ..ops.dispatch import INLINE
+from ..ops.dispatch import ARRAY_KERNELS, INLINE, ArrayKernel
+from ..tensor import wrap
 from .liveness import Liveness, analyze
 
 _code_ids = itertools.count()
@@ -102,10 +103,16 @@ class Code:
         self.num_registers = 0
         self._regs: dict[Value, int] = {}
         self._cells: dict[str, Any] = {}
+        self._cell_names: dict[int, str] = {}
         self._lines: list[str] = []
         self._temp = itertools.count()
         self.is_async = any(n.kind == "aten::wait" for n in graph.all_nodes())
         self.liveness: Liveness = analyze(graph.block)
+        # Without autograd, nodes whose types allow it run on raw numpy arrays
+        # (ops.dispatch.ARRAY_KERNELS); a value stays a raw array when every use is
+        # such a node, and is made a Tensor where it is defined otherwise.
+        self._array_kernels: dict[int, ArrayKernel] = {} if grad_enabled else _array_kernels(graph)
+        self._raw: set[Value] = _raw_values(graph, self._array_kernels)
         self._build()
 
     # -- registers and cells
@@ -140,8 +147,12 @@ class Code:
         return _materialize(value)
 
     def _cell(self, prefix: str, value: Any) -> str:
-        key = f"{prefix}{len(self._cells)}"
-        self._cells[key] = value
+        """A closure cell holding `value` (one per distinct object) and its name."""
+        key = self._cell_names.get(id(value))
+        if key is None:
+            key = f"{prefix}{len(self._cells)}"
+            self._cells[key] = value
+            self._cell_names[id(value)] = key
         return key
 
     def _emit(self, indent: int, line: str) -> None:
@@ -164,7 +175,12 @@ class Code:
         if len(self._lines) == body_start:
             self._lines.insert(body_start, "        pass")
         self.python_source = "\n".join(header + self._lines + ["    return run", ""])
-        namespace: dict[str, Any] = {"__builtins__": builtins}
+        # a module name inside ts_runtime: warnings numpy raises from generated code are
+        # filtered like those from the kernels (PyTorch computes silently)
+        namespace: dict[str, Any] = {
+            "__builtins__": builtins,
+            "__name__": "ts_runtime.interpreter.generated",
+        }
         exec(
             compile(self.python_source, f"<tsjit code {next(_code_ids)}: {self.name}>", "exec"),
             namespace,
@@ -226,6 +242,10 @@ class Code:
         if kind is prim.Loop:
             self._loop(node, indent)
             return
+        kernel = self._array_kernels.get(id(node))
+        if kernel is not None:
+            self._array_node(node, kernel, indent)
+            return
         args = [self._name(v) for v in node.inputs]
         outs = [f"r{self._reg(v)}" for v in node.outputs]
         expr = self._expression(node, args)
@@ -236,6 +256,36 @@ class Code:
             self._emit(indent, f"{outs[0]} = {expr}")
         else:
             self._emit(indent, f"{', '.join(outs)}, = {expr}")
+        moved = self._moved(node)
+        if moved:
+            self._emit(indent, "del " + ", ".join(moved))
+
+    def _array_node(self, node: Node, kernel: ArrayKernel, indent: int) -> None:
+        """`r = kernel(arrays...)`, boxing the result unless every use takes a raw array."""
+        args = []
+        for i in kernel.args:
+            v = node.inputs[i]
+            name = self._name(v)
+            if i in kernel.tensors and v not in self._raw:
+                name += "._data"
+            args.append(name)
+        out = node.output()
+        call = f"{self._cell('ak', kernel.fn)}({', '.join(args)})"
+        target = f"r{self._reg(out)}"
+        value = call if out in self._raw else f"{self._cell('wrap', wrap)}({call})"
+        self._instr(node, node.kind.name)
+        if kernel.broadcasts:
+            self._emit(indent, "try:")
+            self._emit(indent + 1, f"{target} = {value}")
+            self._emit(indent, "except ValueError:")
+            arrays = ", ".join(
+                a for i, a in zip(kernel.args, args, strict=True) if i in kernel.tensors
+            )
+            self._emit(
+                indent + 1, f"raise {self._cell('bcast', _broadcast_error)}({arrays}) from None"
+            )
+        else:
+            self._emit(indent, f"{target} = {value}")
         moved = self._moved(node)
         if moved:
             self._emit(indent, "del " + ", ".join(moved))
@@ -387,6 +437,40 @@ class Code:
 
 def _tuple(items: list[str]) -> str:
     return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+def _array_kernels(graph: Graph) -> dict[int, ArrayKernel]:
+    chosen: dict[int, ArrayKernel] = {}
+    for node in graph.all_nodes():
+        if node.kind.ns != "aten" or len(node.outputs) != 1:
+            continue
+        op = registry.operator_for(node)
+        select = None if op is None else ARRAY_KERNELS.lookup_operator(op)
+        if select is not None:
+            kernel = select(node)
+            if kernel is not None:
+                chosen[id(node)] = kernel
+    return chosen
+
+
+def _raw_values(graph: Graph, kernels: dict[int, ArrayKernel]) -> set[Value]:
+    """Outputs of array kernels whose every use passes them to an array kernel as an array."""
+    raw: set[Value] = set()
+    for node in graph.all_nodes():
+        if id(node) not in kernels:
+            continue
+        v = node.output()
+        if v.uses and all(
+            (k := kernels.get(id(u.user))) is not None and u.offset in k.tensors for u in v.uses
+        ):
+            raw.add(v)
+    return raw
+
+
+def _broadcast_error(*arrays: Any) -> Exception:
+    from ..ops.pointwise import broadcast_error
+
+    return broadcast_error(*arrays[:2])
 
 
 class _LazyFunction:

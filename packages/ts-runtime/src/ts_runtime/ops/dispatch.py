@@ -66,6 +66,40 @@ DERIVATIVES: RuleTable = RuleTable("derivative", default=None)
 #: the kernel computes (a test checks this for every entry).
 INLINE: RuleTable = RuleTable("python_inline", default=None)
 
+#: Kernels over raw numpy arrays, for plans compiled without autograd. A rule is
+#: `select(node) -> ArrayKernel | None`: given the node's (specialized) input
+#: types it returns a function over the inputs with every tensor as a numpy
+#: array, returning an array, or None when the types do not pin the result
+#: down (unknown dtype or rank, mixed dtypes, rank 0 where numpy would return a
+#: scalar). It must compute exactly what the operator's kernel computes; a test
+#: checks every entry against the kernel.
+ARRAY_KERNELS: RuleTable = RuleTable("array_kernel", default=None)
+
+
+class ArrayKernel:
+    """A raw-array implementation chosen for one node (see `ARRAY_KERNELS`).
+
+    `fn` is called with the node inputs at positions `args`, in that order;
+    those at positions `tensors` are passed as numpy arrays. `broadcasts`
+    says whether operand shapes can fail to broadcast (numpy's ValueError is
+    then reported as PyTorch's TensorError).
+    """
+
+    __slots__ = ("args", "broadcasts", "fn", "tensors")
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        args: Sequence[int],
+        tensors: Sequence[int],
+        *,
+        broadcasts: bool,
+    ) -> None:
+        self.fn = fn
+        self.args = tuple(args)
+        self.tensors = frozenset(tensors)
+        self.broadcasts = broadcasts
+
 
 class ArgumentError(TorchScriptError, TypeError):
     """No overload of an operator accepts the given arguments (a `TypeError`, as in PyTorch)."""
