@@ -35,6 +35,7 @@ from ts_ir import (
     TensorType,
     TupleType,
     Type,
+    cyclic_gc_paused,
     unify_type_list,
 )
 
@@ -469,7 +470,8 @@ def create_script_module(module: Any, c: ConcreteModuleType) -> ts_runtime.Scrip
 
 def script_module(module: Any, compiler: ScriptCompiler) -> ts_runtime.ScriptModule:
     """Compile an `nn.Module` instance (see the module docstring)."""
-    types = compiler.module_types()
-    c = types.infer(module)
-    types.compile_entry_points(c, set())
-    return create_script_module(module, c)
+    with cyclic_gc_paused():  # a compile makes only long-lived objects (ts_ir.memory)
+        types = compiler.module_types()
+        c = types.infer(module)
+        types.compile_entry_points(c, set())
+        return create_script_module(module, c)

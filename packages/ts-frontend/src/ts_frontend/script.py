@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import ts_runtime
-from ts_ir import Graph, Source, SourceRange
+from ts_ir import Graph, Source, SourceRange, cyclic_gc_paused
 
 from . import tree as t
 from .ast_builder import def_of_function
@@ -147,10 +147,11 @@ class ScriptCompiler:
                 )
             self._in_progress.add(key)
             try:
-                definition = def_of_function(fn)
-                qualified = f"{fn.__module__}.{fn.__qualname__}"
-                name = self.unique_name(fn.__name__, qualified)
-                compiled = self.compile_definition(definition, FunctionResolver(fn), name=name)
+                with cyclic_gc_paused():  # a compile makes only long-lived objects (ts_ir.memory)
+                    definition = def_of_function(fn)
+                    qualified = f"{fn.__module__}.{fn.__qualname__}"
+                    name = self.unique_name(fn.__name__, qualified)
+                    compiled = self.compile_definition(definition, FunctionResolver(fn), name=name)
             except FrontendError as exc:
                 if call_site is not None:
                     exc.add_call_site(fn.__name__, caller or "?", call_site)
@@ -244,6 +245,16 @@ class CompilationUnit(ts_runtime.CompilationUnit):
         first_line: int = 1,
     ) -> list[ScriptFunction]:
         """Compile every function definition in `source`; returns them in order."""
+        with cyclic_gc_paused():  # a compile makes only long-lived objects (ts_ir.memory)
+            return self._define(source, namespace, filename, first_line)
+
+    def _define(
+        self,
+        source: str,
+        namespace: Mapping[str, Any] | None,
+        filename: str | None,
+        first_line: int,
+    ) -> list[ScriptFunction]:
         src = Source(source, filename, first_line)
         stmts = parse_source(src)
         defs: list[t.Def] = []

@@ -26,6 +26,7 @@ from .graphviz import graph_to_dot
 from .ir import HOOKS, SIDE_EFFECT_KINDS, Block, Graph, Node, Use, Value, is_valid_name
 from .ir_parser import parse_ir
 from .lexer import PYTHON_KEYWORDS, Lexer, Token, parse_number, parse_string_literal
+from .memory import cyclic_gc_paused
 from .printer import print_graph, print_node
 from .source import Source, SourceLocation, SourceRange, format_error
 from .symbol import Namespace, Symbol, aten, attr, onnx, prim
@@ -158,6 +159,7 @@ __all__ = [
     "constant_type_of",
     "constant_value",
     "contiguous_strides",
+    "cyclic_gc_paused",
     "format_double",
     "format_error",
     "format_ivalue",

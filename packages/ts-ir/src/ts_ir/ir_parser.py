@@ -11,7 +11,6 @@ Malformed text raises `IRParseError` pointing at the offending token.
 
 from __future__ import annotations
 
-import gc
 import re
 from typing import Any
 
@@ -20,6 +19,7 @@ from .errors import IRParseError
 from .ir import Graph, Node, Value, is_valid_name
 from .lexer import Lexer, Token
 from .lint import structure_problem
+from .memory import cyclic_gc_paused
 from .source import Source, SourceLocation, SourceRange
 from .symbol import Symbol
 from .type_parser import TypeParser
@@ -456,17 +456,11 @@ def _value_name(tok: Token) -> str:
 def parse_ir(text: str, *, filename: str | None = None) -> Graph:
     """Parse IR text into a new `Graph`; raises `IRParseError` for malformed text.
 
-    Python's cyclic garbage collector is paused while the graph is built (and
-    restored after): parsing creates only objects that live on, and full
-    collections over a growing graph made parsing large texts superlinear.
+    Python's cyclic garbage collector is paused while the graph is built (see
+    `ts_ir.memory`): parsing creates only objects that live on.
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with cyclic_gc_paused():
         return IRParser(text, filename).parse()
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def parse_type_name(name: str) -> Type | None:

@@ -19,11 +19,7 @@ step. Nothing here changes results.
 
 from __future__ import annotations
 
-import contextlib
-import gc
-from collections.abc import Iterator
-
-from ts_ir import Graph
+from ts_ir import Graph, cyclic_gc_paused
 
 from .fusion_backend import fusion_backends
 from .jit_log import PassLogger
@@ -72,23 +68,9 @@ def optimize_for_execution(
         ),
         graph,
     )
-    with _cyclic_gc_paused():
+    with cyclic_gc_paused():
         for name in execution_pipeline(requires_grad=requires_grad):
             if name == "fuse_graph" and (not fuse or not fusion_backends()):
                 continue
             run_pass(graph, name)
     log.dump("optimized for execution", graph)
-
-
-@contextlib.contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
-    """The passes make many long-lived objects (nodes, values, alias sets) and no garbage
-    that must go at once; Python's cyclic collector would rescan the whole heap again and
-    again, which makes big graphs superlinear. It runs again once the pipeline is done."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()

@@ -30,7 +30,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ts_ir import Block, Graph, IRError, Node, Value, constant_value, prim
+from ts_ir import (
+    Block,
+    BoolType,
+    DeviceType,
+    FloatType,
+    Graph,
+    IntType,
+    IRError,
+    Node,
+    NoneType,
+    StringType,
+    Value,
+    constant_value,
+    prim,
+)
 from ts_schema import registry
 
 from ..ops.dispatch import ARRAY_KERNELS, INLINE, ArrayKernel
@@ -104,6 +118,8 @@ class Code:
         self._regs: dict[Value, int] = {}
         self._cells: dict[str, Any] = {}
         self._cell_names: dict[int, str] = {}
+        # scalar expressions written into their one use instead of a register
+        self._forwarded: dict[Value, str] = {}
         self._lines: list[str] = []
         self._temp = itertools.count()
         self.is_async = any(n.kind == "aten::wait" for n in graph.all_nodes())
@@ -128,6 +144,9 @@ class Code:
         """The Python expression for a value: a constant cell or a register variable."""
         if v.node.kind is prim.Constant:
             return self._constant(v)
+        forwarded = self._forwarded.get(v)
+        if forwarded is not None:
+            return forwarded
         return f"r{self._reg(v)}"
 
     def _constant(self, v: Value) -> str:
@@ -204,17 +223,27 @@ class Code:
         self.instructions.append(
             Instruction("DROP", inputs=tuple(self._reg(v) for v in regs), moves=(True,) * len(regs))
         )
-        self._emit(indent, "del " + ", ".join(f"r{self._reg(v)}" for v in regs))
+        self._del([f"r{self._reg(v)}" for v in regs if _holds_memory(v)], indent)
+
+    def _del(self, names: list[str], indent: int) -> None:
+        """`del` the registers named (which free what they hold, tensors above all)."""
+        if names:
+            self._emit(indent, "del " + ", ".join(dict.fromkeys(names)))
 
     def _moved(self, node: Node) -> list[str]:
-        """Registers that die with this node (emitted as `del` after it)."""
-        out = []
-        for i, v in enumerate(node.inputs):
-            if self.liveness.is_move(node, i) and v.node.kind is not prim.Constant:
-                name = f"r{self._reg(v)}"
-                if name not in out:
-                    out.append(name)
-        return out
+        """Registers that die with this node and hold memory worth freeing (`del` after it).
+
+        Scalars (ints, floats, bools, strings, None) are not deleted: freeing
+        them frees nothing, and in scalar loops the `del`s would cost as much
+        as the arithmetic.
+        """
+        return [
+            f"r{self._reg(v)}"
+            for i, v in enumerate(node.inputs)
+            if self.liveness.is_move(node, i)
+            and v.node.kind is not prim.Constant
+            and _holds_memory(v)
+        ]
 
     def _instr(self, node: Node, name: str) -> None:
         moves = tuple(
@@ -250,15 +279,37 @@ class Code:
         outs = [f"r{self._reg(v)}" for v in node.outputs]
         expr = self._expression(node, args)
         self._instr(node, kind.name if kind.ns in ("aten", "prim") else str(kind))
+        if self._forwardable(node):
+            self._forwarded[node.output()] = expr
+            return
         if not outs:
             self._emit(indent, expr)
         elif len(outs) == 1 and kind not in _UNPACKING:
             self._emit(indent, f"{outs[0]} = {expr}")
         else:
             self._emit(indent, f"{', '.join(outs)}, = {expr}")
-        moved = self._moved(node)
-        if moved:
-            self._emit(indent, "del " + ", ".join(moved))
+        self._del(self._moved(node), indent)
+
+    def _forwardable(self, node: Node) -> bool:
+        """Whether a node's expression can be written into its one use, the next node.
+
+        Only inlined scalar expressions (pure, cheap, raising nothing a
+        reordering could change) qualify: `r16 = r15 == 0; if r16:` becomes
+        `if (r15 == 0):`, which CPython runs without the store and the load.
+        """
+        if len(node.outputs) != 1 or node.kind in _UNPACKING:
+            return False
+        out = node.output()
+        if _holds_memory(out) or len(out.uses) != 1 or self._moved(node):
+            return False
+        op = registry.operator_for(node)
+        if op is None or INLINE.lookup_operator(op) is None:
+            return False
+        user = out.uses[0].user
+        nxt = node.next
+        while nxt is not None and nxt.kind is prim.Constant:
+            nxt = nxt.next
+        return nxt is user and user.kind is not prim.Loop
 
     def _array_node(self, node: Node, kernel: ArrayKernel, indent: int) -> None:
         """`r = kernel(arrays...)`, boxing the result unless every use takes a raw array."""
@@ -286,9 +337,7 @@ class Code:
             )
         else:
             self._emit(indent, f"{target} = {value}")
-        moved = self._moved(node)
-        if moved:
-            self._emit(indent, "del " + ", ".join(moved))
+        self._del(self._moved(node), indent)
 
     def _expression(self, node: Node, args: list[str]) -> str:
         kind = node.kind
@@ -319,6 +368,8 @@ class Code:
         self.instructions.append(jf)
         self._emit(indent, f"if {cond}:")
         outs = [f"r{self._reg(v)}" for v in node.outputs]
+        for block in node.blocks:
+            self._coalesce(block, node.outputs)
         jmp = None
         for i, block in enumerate(node.blocks):
             if i == 1:
@@ -333,21 +384,39 @@ class Code:
                 self._emit(indent + 1, "pass")
         assert jmp is not None
         jmp.target = len(self.instructions)
-        if self.liveness.is_move(node, 0) and node.input().node.kind is not prim.Constant:
-            self._emit(indent, f"del {cond}")
+        self._del(self._moved(node), indent)
+
+    def _coalesce(self, block: Block, outputs: list[Value]) -> None:
+        """Give a branch's result the register of the `prim::If` output it becomes.
+
+        A value computed in the branch and used only as its result can be
+        written straight into the output register (which nothing in either
+        branch reads), saving the copy at the end of the branch.
+        """
+        for result, out in zip(block.outputs, outputs, strict=True):
+            if (
+                result.node.owning_block is block
+                and result.node.kind is not prim.Constant
+                and len(result.uses) == 1
+                and result not in self._regs
+            ):
+                self._regs[result] = self._reg(out)
 
     def _block_outputs(self, targets: list[str], block: Block, indent: int) -> None:
-        if not targets:
+        pairs = [(t, v) for t, v in zip(targets, block.outputs, strict=True) if t != self._name(v)]
+        if not pairs:
             return
-        sources = [self._name(v) for v in block.outputs]
         self.instructions.append(
             Instruction(
                 "MOVE",
-                outputs=tuple(int(t[1:]) for t in targets),
-                inputs=tuple(self._reg(v) for v in block.outputs),
+                outputs=tuple(int(t[1:]) for t, _ in pairs),
+                inputs=tuple(self._reg(v) for _, v in pairs),
             )
         )
-        self._emit(indent, f"{', '.join(targets)} = {', '.join(sources)}")
+        self._emit(
+            indent,
+            f"{', '.join(t for t, _ in pairs)} = {', '.join(self._name(v) for _, v in pairs)}",
+        )
 
     def _loop(self, node: Node, indent: int) -> None:
         trip, cond, *init = node.inputs
@@ -387,6 +456,12 @@ class Code:
             if counter is not None:
                 self._emit(indent + 1, f"{iter_name} = {counter}")
         self._block_body(body, indent + 1)
+        # the condition first: a forwarded expression may read the carried registers,
+        # which the next statement overwrites (its own right side is evaluated whole first)
+        if not (always_true and not endless):
+            self._emit(indent + 1, f"_c{k} = {self._name(body_cond)}")
+            if counter is not None:
+                self._emit(indent + 1, f"{counter} += 1")
         new_values = [self._name(v) for v in body.outputs[1:]]
         if carried_regs:
             self._emit(indent + 1, f"{', '.join(carried_regs)} = {', '.join(new_values)}")
@@ -397,10 +472,6 @@ class Code:
                     inputs=tuple(self._reg(v) for v in body.outputs[1:]),
                 )
             )
-        if not (always_true and not endless):
-            self._emit(indent + 1, f"_c{k} = {self._name(body_cond)}")
-            if counter is not None:
-                self._emit(indent + 1, f"{counter} += 1")
         self.instructions.append(Instruction("JMP", target=self.instructions.index(loop)))
         loop.target = len(self.instructions)
         outs = [f"r{self._reg(v)}" for v in node.outputs]
@@ -413,13 +484,7 @@ class Code:
                     inputs=tuple(self._reg(v) for v in carried),
                 )
             )
-        after = [
-            f"r{self._reg(v)}"
-            for i, v in enumerate(node.inputs)
-            if self.liveness.is_move(node, i) and v.node.kind is not prim.Constant
-        ]
-        if after:
-            self._emit(indent, "del " + ", ".join(dict.fromkeys(after)))
+        self._del(self._moved(node), indent)
 
     # -- running and printing
 
@@ -437,6 +502,14 @@ class Code:
 
 def _tuple(items: list[str]) -> str:
     return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+_SCALAR_TYPES = (IntType, FloatType, BoolType, StringType, NoneType, DeviceType)
+
+
+def _holds_memory(v: Value) -> bool:
+    """Whether a value may hold something worth freeing early (not a plain scalar)."""
+    return not isinstance(v.type, _SCALAR_TYPES)
 
 
 def _array_kernels(graph: Graph) -> dict[int, ArrayKernel]:
