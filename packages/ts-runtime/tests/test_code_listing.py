@@ -246,8 +246,9 @@ graph(%x : int):
 """
     )
     rows = listing(code)
-    jf = rows.index("JF 6 move(%2)")
-    jmp = rows.index("JMP 7")
+    jf = rows.index("JF 5 move(%2)")
+    jmp = rows.index("JMP 6")
+    assert rows[jf + 1] == "%3 = neg move(%0)"  # the then branch computes into the result
     assert rows[jmp + 1] == "%3 = MOVE %0"  # the else branch only copies %x into the result
     assert code.instructions[jf].target == jmp + 1
     assert rows[code.instructions[jmp].target] == "RET %3"
@@ -274,8 +275,9 @@ def test_for_loop_listing_and_a_value_last_used_in_the_body_dropped_after_it():
     assert listing(code) == [
         "%3 = Constant True",
         "%4 = Constant 1",
-        "%5 = MOVE %1",  # the carried value starts as %a
-        "LOOP 7 %0, %3",  # trip count %n, condition True; exit to 7
+        "%5 = MOVE move(%1)",  # the carried value starts as %a, which dies there
+        "LOOP 8 move(%0), %3",  # trip count %n (dies), condition True; exit to 8
+        "DROP move(%6)",  # the unused iteration number
         "%7 = add move(%5), %2, %4",  # %b is read on every iteration: never moved inside
         "%5 = MOVE %7",
         "JMP 3",  # back to the LOOP
@@ -310,8 +312,9 @@ def test_while_loop_listing_loops_on_the_condition():
         "%2 = Constant 9223372036854775807",
         "%3 = Constant 1",
         "%4 = lt %0, %1",
-        "%5 = MOVE %0",
-        "LOOP 9 %2, %4",  # trip count "forever", the condition computed before the loop
+        "%5 = MOVE move(%0)",
+        "LOOP 10 %2, move(%4)",  # trip count "forever", the condition computed before the loop
+        "DROP move(%6)",  # the unused iteration number
         "%7 = add move(%5), %3",
         "%8 = lt %7, %1",
         "%5 = MOVE %7",
@@ -348,7 +351,7 @@ graph(%n : int, %limit : int):
 def test_a_counted_loop_that_can_stop_early_keeps_both_tests():
     code = code_of(BOUNDED_WHILE)
     rows = listing(code)
-    loop = rows.index("LOOP 8 %0, %3")
+    loop = rows.index("LOOP 8 move(%0), %3")
     assert rows[loop - 1] == "%4 = MOVE %2"
     assert rows[loop + 1] == "%6 = add move(%4), move(%5)"  # %5 is the iteration number
     assert rows[7] == f"JMP {loop}"
@@ -418,8 +421,8 @@ def test_if_inside_a_loop_listing():
         "%4 = Constant 1",
         "%5 = Constant 2",
         "%6 = Constant 0",
-        "%7 = MOVE %1",
-        "LOOP 14 %0, %3",
+        "%7 = MOVE move(%1)",
+        "LOOP 14 move(%0), %3",
         "%9 = remainder move(%8), %5",
         "%10 = eq move(%9), %6",
         "JF 11 move(%10)",
@@ -621,11 +624,6 @@ def test_raise_exception_listing():
 # listing bugs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="liveness computes a drop for an unused block input (drops_after[param node]), "
-    "but Code._block_body never emits it: an unused tensor input lives to the return",
-)
 def test_an_unused_tensor_input_is_dropped():
     code = code_of(
         """
@@ -638,12 +636,7 @@ graph(%a : Tensor, %unused : Tensor):
     assert "del r1" in code.python_source
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the LOOP and carried-value MOVE instructions carry no move flags: a tensor whose "
-    "last use seeds a loop is freed after it (`del r1`) but no instruction shows it dying",
-)
 def test_a_tensor_whose_last_use_seeds_a_loop_is_shown_dying():
     code = code_of(FOR_LOOP)
     assert "del r1" in code.python_source  # the generated code frees %a after the loop
-    assert 1 in moved_registers(code)  # but the listing never marks %1 as dying
+    assert 1 in moved_registers(code)  # and the listing shows %1 dying there

@@ -216,12 +216,6 @@ def test_the_fuser_in_use_is_part_of_the_spec():
     assert not any(n.kind == "prim::FusionGroup" for n in unfused_graph.nodes())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="under no_grad the spec still records requires_grad (PyTorch's ArgumentSpec masks it "
-    "with the grad mode): the plan's graph types the output requires_grad=1, yet the value "
-    "it returns does not require grad, and plain and requires-grad tensors get two plans",
-)
 def test_under_no_grad_requires_grad_does_not_enter_the_spec():
     fn = function()
     b = t([3.0, 4.0])

@@ -187,11 +187,6 @@ def test_a_schema_that_does_not_fit_the_graph_is_rejected_at_construction():
         Function("bad", ts_ir.parse_ir(SCALE), schema=parse_schema("bad(Tensor x) -> Tensor"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="typecheck.describe names a list after its first element only, so a List[int] "
-    "holding a float is reported as \"expected 'List[int]' ... found type 'List[int]'\"",
-)
 def test_a_list_with_a_wrong_element_is_described_truthfully():
     fn = function(
         """
@@ -202,14 +197,9 @@ graph(%xs : int[]):
     )
     with pytest.raises(ArgumentTypeError) as info:
         fn([1, 2.5])
-    assert "found type 'List[int]'" not in str(info.value)
+    assert "found type 'List[Union[int, float]]'" in str(info.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="typecheck.coerce converts ints to floats inside lists and tuples but not inside "
-    "dicts (TorchScript converts dict keys and values like any other argument)",
-)
 def test_ints_convert_to_floats_inside_dicts_as_inside_lists():
     fn = function(
         """

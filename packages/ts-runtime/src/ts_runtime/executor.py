@@ -42,32 +42,52 @@ _UNDEFINED = "undefined"
 _OTHER = "other"
 
 
-def _spec_of(value: Any) -> Any:
+def _spec_of(value: Any, grad_enabled: bool) -> Any:
     if isinstance(value, Tensor):
         data = value._data
         ag = value._ag
-        return (data.dtype, data.ndim, ag is not None and ag.requires_grad)
+        return (data.dtype, data.ndim, grad_enabled and ag is not None and ag.requires_grad)
     if value is None:
         return _UNDEFINED
     if type(value) is tuple:
-        return tuple(_spec_of(v) for v in value)
+        return tuple(_spec_of(v, grad_enabled) for v in value)
     return _OTHER
 
 
-def argument_spec(inputs: Sequence[Any]) -> tuple:
-    """The key a plan is cached under: grad mode, the fuser chosen in code (`fuser(...)`;
-    `TS_JIT_FUSER` is read when a plan compiles) and each input's tensor properties."""
-    override = FUSER_OVERRIDE
-    return (GRAD_MODE.enabled, override[-1] if override else None, tuple(map(_spec_of, inputs)))
+def _spec_without_grad(spec: Any) -> Any:
+    """An input's spec as grad mode off would record it."""
+    if _is_tensor_spec(spec):
+        return (spec[0], spec[1], False)
+    if isinstance(spec, tuple):
+        return tuple(_spec_without_grad(s) for s in spec)
+    return spec
 
 
-def _specialize(declared: Type, spec: Any) -> Type:
-    if (
+def _is_tensor_spec(spec: Any) -> bool:
+    """Whether an input's spec is a tensor's `(dtype, rank, requires_grad)` (else a tuple's)."""
+    return (
         isinstance(spec, tuple)
         and len(spec) == 3
         and not isinstance(spec[0], tuple)
         and hasattr(spec[0], "kind")
-    ):
+    )
+
+
+def argument_spec(inputs: Sequence[Any]) -> tuple:
+    """The key a plan is cached under: grad mode, the fuser chosen in code (`fuser(...)`;
+    `TS_JIT_FUSER` is read when a plan compiles) and each input's tensor properties
+    (`requires_grad` only counts with grad mode on: under `no_grad` nothing is recorded)."""
+    override = FUSER_OVERRIDE
+    enabled = GRAD_MODE.enabled
+    return (
+        enabled,
+        override[-1] if override else None,
+        tuple([_spec_of(v, enabled) for v in inputs]),
+    )
+
+
+def _specialize(declared: Type, spec: Any) -> Type:
+    if _is_tensor_spec(spec):
         np_dtype, ndim, requires_grad = spec
         return TensorType(scalar_type_of_numpy(np_dtype), CPU, requires_grad, (None,) * ndim)
     if (
@@ -154,8 +174,14 @@ class GraphExecutor:
         self.compiles = 0
 
     def run(self, *inputs: Any) -> Any:
+        # argument_spec(inputs), inlined: this is the per-call path
         override = FUSER_OVERRIDE
-        spec = (GRAD_MODE.enabled, override[-1] if override else None, tuple(map(_spec_of, inputs)))
+        enabled = GRAD_MODE.enabled
+        spec = (
+            enabled,
+            override[-1] if override else None,
+            tuple([_spec_of(v, enabled) for v in inputs]),
+        )
         plan = self._plans.get(spec)
         if plan is None:
             plan = self._compile(spec)
@@ -190,7 +216,10 @@ class GraphExecutor:
         if previous[1] != spec[1]:
             changes.append(f"fuser {spec[1]}")
         for i, (a, b) in enumerate(zip(previous[2], spec[2], strict=False)):
-            if a != b:
+            # with grad mode switched, requires_grad flags differ as a consequence only
+            if a != b and (
+                previous[0] == spec[0] or _spec_without_grad(a) != _spec_without_grad(b)
+            ):
                 changes.append(f"input {i} changed")
         return "new argument spec: " + (", ".join(changes) or "different inputs")
 

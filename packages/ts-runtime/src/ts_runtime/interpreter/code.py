@@ -207,7 +207,11 @@ class Code:
         self.fn = namespace["_make"](*self._cells.values())
 
     def _block_body(self, block: Block, indent: int) -> None:
-        entry = self.liveness.drops_on_entry.get(id(block))
+        # values dying on entry: the block's unused inputs, and values whose last use
+        # is in the other branch of an If
+        entry = self.liveness.drops_after.get(
+            id(block.param_node), []
+        ) + self.liveness.drops_on_entry.get(id(block), [])
         if entry:
             self._drop(entry, indent)
         for node in block.nodes():
@@ -239,24 +243,25 @@ class Code:
         """
         return [
             f"r{self._reg(v)}"
-            for i, v in enumerate(node.inputs)
-            if self.liveness.is_move(node, i)
-            and v.node.kind is not prim.Constant
-            and _holds_memory(v)
+            for v, moved in zip(node.inputs, self._move_flags(node), strict=True)
+            if moved and _holds_memory(v)
         ]
 
-    def _instr(self, node: Node, name: str) -> None:
-        moves = tuple(
+    def _move_flags(self, node: Node) -> tuple[bool, ...]:
+        """Per input of `node`: whether its register dies with this use."""
+        return tuple(
             self.liveness.is_move(node, i) and v.node.kind is not prim.Constant
             for i, v in enumerate(node.inputs)
         )
+
+    def _instr(self, node: Node, name: str) -> None:
         self.instructions.append(
             Instruction(
                 "OP",
                 name,
                 tuple(self._reg(v) for v in node.outputs),
                 tuple(self._reg(v) for v in node.inputs),
-                moves,
+                self._move_flags(node),
             )
         )
 
@@ -362,12 +367,11 @@ class Code:
 
     def _if(self, node: Node, indent: int) -> None:
         cond = self._name(node.input())
-        jf = Instruction(
-            "JF", inputs=(self._reg(node.input()),), moves=(self.liveness.is_move(node, 0),)
-        )
+        jf = Instruction("JF", inputs=(self._reg(node.input()),), moves=self._move_flags(node))
         self.instructions.append(jf)
         self._emit(indent, f"if {cond}:")
-        outs = [f"r{self._reg(v)}" for v in node.outputs]
+        for v in node.outputs:  # the outputs' registers are numbered before the branches'
+            self._reg(v)
         for block in node.blocks:
             self._coalesce(block, node.outputs)
         jmp = None
@@ -379,7 +383,7 @@ class Code:
                 self._emit(indent, "else:")
             start = len(self._lines)
             self._block_body(block, indent + 1)
-            self._block_outputs(outs, block, indent + 1)
+            self._block_outputs(node.outputs, block, indent + 1)
             if len(self._lines) == start:
                 self._emit(indent + 1, "pass")
         assert jmp is not None
@@ -402,21 +406,30 @@ class Code:
             ):
                 self._regs[result] = self._reg(out)
 
-    def _block_outputs(self, targets: list[str], block: Block, indent: int) -> None:
-        pairs = [(t, v) for t, v in zip(targets, block.outputs, strict=True) if t != self._name(v)]
-        if not pairs:
-            return
-        self.instructions.append(
-            Instruction(
-                "MOVE",
-                outputs=tuple(int(t[1:]) for t, _ in pairs),
-                inputs=tuple(self._reg(v) for _, v in pairs),
+    def _block_outputs(self, outputs: list[Value], block: Block, indent: int) -> None:
+        """Copy a branch's results into the If's output registers, where they are not there yet."""
+        moved = [
+            (out, v)
+            for out, v in zip(outputs, block.outputs, strict=True)
+            if v.node.kind is prim.Constant or self._reg(v) != self._reg(out)
+        ]
+        if moved:
+            self.instructions.append(
+                Instruction(
+                    "MOVE",
+                    outputs=tuple(self._reg(out) for out, _ in moved),
+                    inputs=tuple(self._reg(v) for _, v in moved),
+                )
             )
-        )
-        self._emit(
-            indent,
-            f"{', '.join(t for t, _ in pairs)} = {', '.join(self._name(v) for _, v in pairs)}",
-        )
+        # a coalesced result that was forwarded is computed here, in its register
+        assigned = [
+            (f"r{self._reg(out)}", self._name(v))
+            for out, v in zip(outputs, block.outputs, strict=True)
+            if self._name(v) != f"r{self._reg(out)}"
+        ]
+        if assigned:
+            targets, sources = zip(*assigned, strict=True)
+            self._emit(indent, f"{', '.join(targets)} = {', '.join(sources)}")
 
     def _loop(self, node: Node, indent: int) -> None:
         trip, cond, *init = node.inputs
@@ -433,9 +446,12 @@ class Code:
                     "MOVE",
                     outputs=tuple(self._reg(v) for v in carried),
                     inputs=tuple(self._reg(v) for v in init),
+                    moves=self._move_flags(node)[2:],
                 )
             )
-        loop = Instruction("LOOP", inputs=(self._reg(trip), self._reg(cond)))
+        loop = Instruction(
+            "LOOP", inputs=(self._reg(trip), self._reg(cond)), moves=self._move_flags(node)[:2]
+        )
         self.instructions.append(loop)
         body_cond = body.outputs[0]
         always_true = _is_true(cond) and _is_true(body_cond)

@@ -2,12 +2,13 @@
 
 `matches(value, type)` is exact membership; `coerce(value, type)` also applies
 the conversions TorchScript makes when Python values enter a program (an int
-where a float is expected, a tuple where a list is expected).
+where a float is expected, inside lists, tuples and dicts too; a tuple where a
+list is expected).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ts_ir import (
@@ -102,6 +103,11 @@ def coerce(value: Any, t: Type) -> Any:
     ):
         out = [coerce(v, e) for v, e in zip(value, t.elements, strict=True)]
         return _NOT_CONVERTIBLE if any(v is _NOT_CONVERTIBLE for v in out) else tuple(out)
+    if isinstance(t, DictType) and isinstance(value, dict):
+        pairs = [(coerce(k, t.key), coerce(v, t.value)) for k, v in value.items()]
+        if any(k is _NOT_CONVERTIBLE or v is _NOT_CONVERTIBLE for k, v in pairs):
+            return _NOT_CONVERTIBLE
+        return dict(pairs)
     if isinstance(t, DeviceType) and isinstance(value, str):
         try:
             return Device(value)
@@ -125,12 +131,20 @@ def describe(value: Any) -> str:
     if value is None:
         return "NoneType"
     if isinstance(value, list):
-        return f"List[{describe(value[0])}]" if value else "List[?]"
+        return f"List[{_describe_all(value)}]"
     if isinstance(value, tuple):
         return "Tuple[" + ", ".join(describe(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "Dict"
+        return f"Dict[{_describe_all(value.keys())}, {_describe_all(value.values())}]"
     return type(value).__name__
+
+
+def _describe_all(values: Iterable[Any]) -> str:
+    """The element type of a container's values: one type, a Union of several, `?` if none."""
+    kinds = list(dict.fromkeys(describe(v) for v in values))
+    if not kinds:
+        return "?"
+    return kinds[0] if len(kinds) == 1 else "Union[" + ", ".join(kinds) + "]"
 
 
 def instance_checker(types: Sequence[Type]) -> Callable[[Any], bool]:
