@@ -59,7 +59,7 @@ INT64_MAX = 2**63 - 1
 class Instruction:
     """One step of a `Code`: `outputs = name inputs`, or a jump."""
 
-    opcode: str  # OP, CONST, JF, JMP, LOOP, MOVE, DROP, RET, WAIT
+    opcode: str  # OP, CONST, JF, JMP, LOOP, MOVE, DROP, RET (aten::wait is an OP)
     name: str = ""
     outputs: tuple[int, ...] = ()
     inputs: tuple[int, ...] = ()
