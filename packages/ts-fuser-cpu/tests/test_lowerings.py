@@ -106,6 +106,19 @@ def test_binary_matches_interpreter(op, args, kinds):
     assert_same(fused(g, a, b), interpreted(g, a, b))
 
 
+@pytest.mark.parametrize("op", ["aten::maximum", "aten::minimum"])
+@pytest.mark.parametrize("kind", ["f4", "f8"])
+def test_maximum_and_minimum_of_equal_zeros_take_the_second_as_numpy(op, kind):
+    # the sign of the zero shows in 1 / result: numpy picks the second of equal operands
+    a = np.array([-0.0, 0.0, -0.0, 0.0] * 5, dtype=kind)
+    b = np.array([0.0, -0.0, -0.0, 0.0] * 5, dtype=kind)
+    g = binary_graph(op, "(%a, %b)")
+    (got,) = fused(g, a, b)
+    (want,) = interpreted(g, a, b)
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(b))
+
+
 @pytest.mark.parametrize(
     "op",
     ["aten::add", "aten::mul", "aten::maximum", "aten::eq", "aten::logical_xor", "aten::__and__"],

@@ -82,20 +82,22 @@ def compare(b: ir.IRBuilder, dtype: ScalarType, op: str, x: ir.Value, y: ir.Valu
 
 
 def maximum(b: ir.IRBuilder, dtype: ScalarType, x: ir.Value, y: ir.Value) -> ir.Value:
-    """numpy's maximum: NaN in either operand gives NaN; bools are or-ed."""
+    """numpy's maximum: NaN in either operand gives NaN; of equal operands (0.0 and
+    -0.0) the second; bools are or-ed."""
     if dtype is S.Bool:
         return b.or_(x, y)
     if is_float(dtype):
-        take_x = b.or_(b.fcmp_ordered(">=", x, y), mathlib.is_nan(b, x))
+        take_x = b.or_(b.fcmp_ordered(">", x, y), mathlib.is_nan(b, x))
         return b.select(take_x, x, y)
     return b.select(b.icmp_signed(">=", x, y), x, y)
 
 
 def minimum(b: ir.IRBuilder, dtype: ScalarType, x: ir.Value, y: ir.Value) -> ir.Value:
+    """numpy's minimum, as `maximum`."""
     if dtype is S.Bool:
         return b.and_(x, y)
     if is_float(dtype):
-        take_x = b.or_(b.fcmp_ordered("<=", x, y), mathlib.is_nan(b, x))
+        take_x = b.or_(b.fcmp_ordered("<", x, y), mathlib.is_nan(b, x))
         return b.select(take_x, x, y)
     return b.select(b.icmp_signed("<=", x, y), x, y)
 
