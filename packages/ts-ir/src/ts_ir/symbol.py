@@ -53,27 +53,31 @@ class Symbol(str):
 
 
 class Namespace:
-    """Attribute access to the symbols of one namespace: `prim.Constant`."""
+    """Attribute access to the symbols of one namespace: `prim.Constant`.
 
-    __slots__ = ("_cache", "_ns")
+    A symbol is made on its first access and stored as an instance attribute,
+    so later accesses (passes test `node.kind is prim.Constant` constantly)
+    are plain attribute lookups that never reach `__getattr__`.
+    """
 
     def __init__(self, ns: str) -> None:
-        object.__setattr__(self, "_ns", ns)
-        object.__setattr__(self, "_cache", {})
+        self.__dict__["__namespace"] = ns  # "__" names are never symbols (see __getattr__)
 
     def __getattr__(self, name: str) -> Symbol:
         if name.startswith("__"):
             raise AttributeError(name)
-        sym = self._cache.get(name)
-        if sym is None:
-            sym = self._cache[name] = Symbol(f"{self._ns}::{name}")
+        sym = Symbol(f"{self.__dict__['__namespace']}::{name}")
+        self.__dict__[name] = sym
         return sym
 
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"symbols of {self!r} cannot be assigned")
+
     def __getitem__(self, name: str) -> Symbol:
-        return self.__getattr__(name)
+        return getattr(self, name)
 
     def __repr__(self) -> str:
-        return f"Namespace({self._ns!r})"
+        return f"Namespace({self.__dict__['__namespace']!r})"
 
 
 aten = Namespace("aten")
