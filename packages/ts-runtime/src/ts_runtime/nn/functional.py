@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from ..ops.dispatch import call
@@ -273,155 +274,99 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
     return call("aten::pad", input, list(pad), mode, value)
 
 
-def conv1d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-) -> Tensor:
-    return call(
-        "aten::conv1d",
-        input,
-        weight,
-        bias,
-        _tuple(stride),
-        padding if isinstance(padding, str) else _tuple(padding),
-        _tuple(dilation),
-        groups,
-    )
+def _convolution(op: str) -> Callable[..., Tensor]:
+    """`conv1d`/`conv2d`/`conv3d`: the same arguments, one operator per dimension count."""
+
+    def conv(
+        input: Tensor,
+        weight: Tensor,
+        bias: Tensor | None = None,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+    ) -> Tensor:
+        return call(
+            op,
+            input,
+            weight,
+            bias,
+            _tuple(stride),
+            padding if isinstance(padding, str) else _tuple(padding),
+            _tuple(dilation),
+            groups,
+        )
+
+    return _named(conv, op)
 
 
-def conv2d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-) -> Tensor:
-    return call(
-        "aten::conv2d",
-        input,
-        weight,
-        bias,
-        _tuple(stride),
-        padding if isinstance(padding, str) else _tuple(padding),
-        _tuple(dilation),
-        groups,
-    )
+def _transposed_convolution(op: str) -> Callable[..., Tensor]:
+    """`conv_transpose1d`/`conv_transpose2d`."""
+
+    def conv_transpose(
+        input: Tensor,
+        weight: Tensor,
+        bias: Tensor | None = None,
+        stride: Any = 1,
+        padding: Any = 0,
+        output_padding: Any = 0,
+        groups: int = 1,
+        dilation: Any = 1,
+    ) -> Tensor:
+        return call(
+            op,
+            input,
+            weight,
+            bias,
+            _tuple(stride),
+            _tuple(padding),
+            _tuple(output_padding),
+            groups,
+            _tuple(dilation),
+        )
+
+    return _named(conv_transpose, op)
 
 
-def conv3d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    dilation: Any = 1,
-    groups: int = 1,
-) -> Tensor:
-    return call(
-        "aten::conv3d",
-        input,
-        weight,
-        bias,
-        _tuple(stride),
-        padding if isinstance(padding, str) else _tuple(padding),
-        _tuple(dilation),
-        groups,
-    )
+def _max_pooling(op: str) -> Callable[..., Tensor]:
+    """`max_pool1d`/`max_pool2d`."""
+
+    def max_pool(
+        input: Tensor,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        dilation: Any = 1,
+        ceil_mode: bool = False,
+        return_indices: bool = False,
+    ) -> Tensor:
+        _no_indices(return_indices)
+        return call(
+            op,
+            input,
+            _tuple(kernel_size),
+            _tuple(stride or []),
+            _tuple(padding),
+            _tuple(dilation),
+            ceil_mode,
+        )
+
+    return _named(max_pool, op)
 
 
-def conv_transpose1d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    output_padding: Any = 0,
-    groups: int = 1,
-    dilation: Any = 1,
-) -> Tensor:
-    return call(
-        "aten::conv_transpose1d",
-        input,
-        weight,
-        bias,
-        _tuple(stride),
-        _tuple(padding),
-        _tuple(output_padding),
-        groups,
-        _tuple(dilation),
-    )
+def _named(fn: Callable[..., Tensor], op: str) -> Callable[..., Tensor]:
+    """`fn` named after its operator (`aten::conv2d` gives `conv2d`), as if defined by that name."""
+    fn.__name__ = fn.__qualname__ = op.partition("::")[2]
+    return fn
 
 
-def conv_transpose2d(
-    input: Tensor,
-    weight: Tensor,
-    bias: Tensor | None = None,
-    stride: Any = 1,
-    padding: Any = 0,
-    output_padding: Any = 0,
-    groups: int = 1,
-    dilation: Any = 1,
-) -> Tensor:
-    return call(
-        "aten::conv_transpose2d",
-        input,
-        weight,
-        bias,
-        _tuple(stride),
-        _tuple(padding),
-        _tuple(output_padding),
-        groups,
-        _tuple(dilation),
-    )
-
-
-def max_pool1d(
-    input: Tensor,
-    kernel_size: Any,
-    stride: Any = None,
-    padding: Any = 0,
-    dilation: Any = 1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-) -> Tensor:
-    _no_indices(return_indices)
-    return call(
-        "aten::max_pool1d",
-        input,
-        _tuple(kernel_size),
-        _tuple(stride or []),
-        _tuple(padding),
-        _tuple(dilation),
-        ceil_mode,
-    )
-
-
-def max_pool2d(
-    input: Tensor,
-    kernel_size: Any,
-    stride: Any = None,
-    padding: Any = 0,
-    dilation: Any = 1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-) -> Tensor:
-    _no_indices(return_indices)
-    return call(
-        "aten::max_pool2d",
-        input,
-        _tuple(kernel_size),
-        _tuple(stride or []),
-        _tuple(padding),
-        _tuple(dilation),
-        ceil_mode,
-    )
+conv1d = _convolution("aten::conv1d")
+conv2d = _convolution("aten::conv2d")
+conv3d = _convolution("aten::conv3d")
+conv_transpose1d = _transposed_convolution("aten::conv_transpose1d")
+conv_transpose2d = _transposed_convolution("aten::conv_transpose2d")
+max_pool1d = _max_pooling("aten::max_pool1d")
+max_pool2d = _max_pooling("aten::max_pool2d")
 
 
 def avg_pool1d(
