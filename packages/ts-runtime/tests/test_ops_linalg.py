@@ -107,3 +107,36 @@ def test_einsum():
 def test_linalg_errors(fn, match):
     with pytest.raises(ts.TensorError, match=match):
         fn()
+
+
+@pytest.mark.parametrize(
+    ("m", "k", "n", "dtype"),
+    [
+        (64, 512, 2048, np.float32),  # wide: computed as the transposed product
+        (16, 256, 1024, np.float64),
+        (2048, 512, 64, np.float32),  # tall: straight to matmul
+        (4, 3, 5, np.float32),  # small
+        (64, 512, 2048, np.int64),  # integers: not BLAS
+    ],
+)
+def test_matrix_products_are_row_ordered_and_equal_numpys(m, k, n, dtype):
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal((m, k)) * 4).astype(dtype)
+    w = (rng.standard_normal((n, k)) * 4).astype(dtype)
+    bias = (rng.standard_normal(n) * 4).astype(dtype)
+    want = a @ w.T
+    tol = {"rtol": 1e-4, "atol": 1e-3} if dtype == np.float32 else {"rtol": 1e-10, "atol": 1e-9}
+    ta, tw, tb = ts.from_numpy(a), ts.from_numpy(w), ts.from_numpy(bias)
+    products = {
+        "mm": ta.mm(tw.t()),
+        "matmul": ta.matmul(tw.t()),
+        "linear": ts.nn.functional.linear(ta, tw),
+        "addmm": ts.addmm(tb, ta, tw.t()) - tb,
+    }
+    for name, got in products.items():
+        assert got.shape == (m, n) and got.dtype == ts.from_numpy(want).dtype, name
+        assert got.is_contiguous() and got.stride() == (n, 1), name  # as PyTorch reports
+        if dtype == np.int64:
+            np.testing.assert_array_equal(got.numpy(), want, err_msg=name)
+        else:
+            np.testing.assert_allclose(got.numpy(), want, err_msg=name, **tol)

@@ -20,6 +20,7 @@ from ..dtypes import UnsupportedDtypeError, numpy_dtype
 from ..tensor import Tensor, TensorError, bump_version, wrap
 from .common import array_of, check_inplace_cast, floating, operand, promote, result, sum_to_shape
 from .dispatch import ARRAY_KERNELS, ArrayKernel, call, derivative, implements
+from .linalg import gemm
 
 ndarray = np.ndarray
 Kernel = Callable[..., Tensor]
@@ -1001,7 +1002,7 @@ def _select_mm(node: Any) -> ArrayKernel | None:
     a, b = _array_info(node.inputs[0]), _array_info(node.inputs[1])
     if a is None or b is None or a[0] != b[0] or a[0].kind != "f" or a[1] != 2 or b[1] != 2:
         return None
-    return ArrayKernel(np.matmul, (0, 1), (0, 1), broadcasts=True)
+    return ArrayKernel(gemm, (0, 1), (0, 1), broadcasts=True)
 
 
 ARRAY_KERNELS.register("aten::mm", _select_mm)
