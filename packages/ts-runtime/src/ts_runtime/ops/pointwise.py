@@ -14,13 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from ts_ir import FloatType, IntType, TensorType, constant_value
 
-from ..dtypes import UnsupportedDtypeError, numpy_dtype
 from ..tensor import Tensor, TensorError, bump_version, wrap
 from .common import array_of, check_inplace_cast, floating, operand, promote, result, sum_to_shape
-from .dispatch import ARRAY_KERNELS, ArrayKernel, call, derivative, implements
-from .linalg import gemm
+from .dispatch import call, derivative, implements
 
 ndarray = np.ndarray
 Kernel = Callable[..., Tensor]
@@ -876,133 +873,3 @@ def _d_masked_fill(grad, self, mask, value, *, result):
 def _d_lerp(grad, self, end, weight, *, result):
     g_weight = _g(grad * (end - self), weight) if isinstance(weight, Tensor) else None
     return _g(grad * (1 - weight), self), _g(grad * weight, end), g_weight
-
-
-# ---------------------------------------------------------------------------
-# Raw-array kernels for plans compiled without autograd (see dispatch.ARRAY_KERNELS)
-#
-# Each selector accepts a node only when its specialized input types pin the
-# numpy computation to exactly what the kernel above computes: one known
-# dtype, a result of rank >= 1 (numpy returns scalars for 0-d results),
-# scalars numpy treats as weak (a Python float with a float tensor, a Python
-# int with an int64 tensor), `alpha` the constant 1.
-
-
-def _array_info(v: Any) -> tuple[np.dtype, int] | None:
-    t = v.type
-    if not isinstance(t, TensorType) or t.scalar_type is None or t.sizes is None:
-        return None
-    try:
-        return numpy_dtype(int(t.scalar_type)), len(t.sizes)
-    except UnsupportedDtypeError:
-        return None
-
-
-def _is_one(v: Any) -> bool:
-    return (
-        v.node.kind == "prim::Constant"
-        and constant_value(v) == 1
-        and not isinstance(constant_value(v), bool)
-    )
-
-
-def _weak_scalar_fits(v: Any, dt: np.dtype) -> bool:
-    """Whether numpy combines a scalar of `v`'s type with a `dt` array exactly as PyTorch does."""
-    t = v.type
-    if isinstance(t, FloatType):
-        return dt.kind == "f"
-    if isinstance(t, IntType):
-        return dt.kind == "f" or dt == np.int64
-    return False
-
-
-def _binary_selector(
-    ufunc: Any, *, bools: bool = True, floats_only: bool = False, alpha: bool = False
-) -> Callable[..., Any]:
-    def select(node: Any) -> ArrayKernel | None:
-        ins = node.inputs
-        if alpha and (len(ins) < 3 or not _is_one(ins[2])):
-            return None
-        a = _array_info(ins[0])
-        if a is None or (not bools and a[0].kind == "b") or (floats_only and a[0].kind != "f"):
-            return None
-        b = _array_info(ins[1])
-        if b is not None:  # tensor ⊕ tensor: one dtype, a result with dimensions
-            if b[0] != a[0] or max(a[1], b[1]) == 0:
-                return None
-            return ArrayKernel(ufunc, (0, 1), (0, 1), broadcasts=True)
-        if a[1] == 0 or not _weak_scalar_fits(ins[1], a[0]):
-            return None
-        return ArrayKernel(ufunc, (0, 1), (0,), broadcasts=False)
-
-    return select
-
-
-for _keys, _ufunc, _options in (
-    (("aten::add.Tensor", "aten::add.Scalar"), np.add, {"alpha": True}),
-    (("aten::sub.Tensor", "aten::sub.Scalar"), np.subtract, {"alpha": True, "bools": False}),
-    (("aten::mul.Tensor", "aten::mul.Scalar"), np.multiply, {}),
-    (("aten::div.Tensor", "aten::div.Scalar"), np.true_divide, {"floats_only": True}),
-    (("aten::maximum", "aten::max.other"), np.maximum, {}),
-    (("aten::minimum", "aten::min.other"), np.minimum, {}),
-    (("aten::eq.Tensor", "aten::eq.Scalar"), np.equal, {}),
-    (("aten::ne.Tensor", "aten::ne.Scalar"), np.not_equal, {}),
-    (("aten::lt.Tensor", "aten::lt.Scalar"), np.less, {}),
-    (("aten::le.Tensor", "aten::le.Scalar"), np.less_equal, {}),
-    (("aten::gt.Tensor", "aten::gt.Scalar"), np.greater, {}),
-    (("aten::ge.Tensor", "aten::ge.Scalar"), np.greater_equal, {}),
-):
-    for _key in _keys:
-        ARRAY_KERNELS.register(_key, _binary_selector(_ufunc, **_options))
-
-
-def _unary_selector(
-    fn: Callable[[np.ndarray], np.ndarray], *, floats_only: bool
-) -> Callable[..., Any]:
-    def select(node: Any) -> ArrayKernel | None:
-        a = _array_info(node.inputs[0])
-        if a is None or a[1] == 0 or (floats_only and a[0].kind != "f") or a[0].kind == "b":
-            return None
-        return ArrayKernel(fn, (0,), (0,), broadcasts=False)
-
-    return select
-
-
-for _name, _fn in FLOAT_UNARY.items():
-    ARRAY_KERNELS.register(f"aten::{_name}", _unary_selector(_fn, floats_only=True))
-for _name, _fn in SAME_DTYPE_UNARY.items():
-    ARRAY_KERNELS.register(f"aten::{_name}", _unary_selector(_fn, floats_only=False))
-
-_ZEROS: dict[np.dtype, np.ndarray] = {}
-
-
-def _relu_array(a: np.ndarray) -> np.ndarray:
-    zero = _ZEROS.get(a.dtype)
-    if zero is None:
-        zero = _ZEROS[a.dtype] = np.zeros((), dtype=a.dtype)
-    return np.maximum(a, zero)
-
-
-ARRAY_KERNELS.register("aten::relu", _unary_selector(_relu_array, floats_only=False))
-
-
-def _select_where(node: Any) -> ArrayKernel | None:
-    c, a, b = (_array_info(v) for v in node.inputs)
-    if c is None or a is None or b is None or c[0].kind != "b" or a[0] != b[0]:
-        return None
-    if max(c[1], a[1], b[1]) == 0:
-        return None
-    return ArrayKernel(np.where, (0, 1, 2), (0, 1, 2), broadcasts=True)
-
-
-ARRAY_KERNELS.register("aten::where.self", _select_where)
-
-
-def _select_mm(node: Any) -> ArrayKernel | None:
-    a, b = _array_info(node.inputs[0]), _array_info(node.inputs[1])
-    if a is None or b is None or a[0] != b[0] or a[0].kind != "f" or a[1] != 2 or b[1] != 2:
-        return None
-    return ArrayKernel(gemm, (0, 1), (0, 1), broadcasts=True)
-
-
-ARRAY_KERNELS.register("aten::mm", _select_mm)
