@@ -5,10 +5,12 @@ One module per family of operators; `dispatch` holds the machinery
 """
 
 from . import (  # noqa: F401
+    array_kernels,
     creation,
     dicts,
     dispatch,
     indexing,
+    joins,
     linalg,
     lists,
     math_ops,
@@ -24,6 +26,6 @@ from . import (  # noqa: F401
 
 #: Eager functions whose Python signature differs from their operator's schema:
 #: factories taking `requires_grad`, `einsum` and `meshgrid` taking tensors as arguments.
-EAGER_FUNCTIONS = {**creation.EAGER, **linalg.EAGER, **shape.EAGER}
+EAGER_FUNCTIONS = {**creation.EAGER, **joins.EAGER, **linalg.EAGER, **shape.EAGER}
 
 __all__ = ["EAGER_FUNCTIONS", "dispatch"]

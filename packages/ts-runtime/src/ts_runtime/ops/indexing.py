@@ -884,7 +884,7 @@ _slice_scatter = impl("aten::slice_scatter")
 _squeeze_dim = impl("aten::squeeze.dim")
 _expand = impl("aten::expand")
 _reshape = impl("aten::reshape")
-_cat = impl("aten::cat")
+_cat = lazy_impl("aten::cat")  # registered by ops.joins
 _copy_ = impl("aten::copy_")
 
 

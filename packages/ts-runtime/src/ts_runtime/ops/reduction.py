@@ -960,7 +960,7 @@ def _cumprod_grad_with_zeros(grad: Tensor, self: Tensor, d: int) -> Tensor:
     return _cat(parts, d)
 
 
-_cat = impl("aten::cat")
+_cat = lazy_impl("aten::cat")  # registered by ops.joins
 _scatter = lazy_impl("aten::scatter.src")
 _amin = impl("aten::amin")
 _amax = impl("aten::amax")
