@@ -13,6 +13,7 @@ from . import (  # noqa: F401
     joins,
     linalg,
     lists,
+    losses,
     math_ops,
     nn_functional,
     pointwise,
