@@ -118,6 +118,18 @@ def shape_arg(size: Sequence[int]) -> tuple[int, ...]:
     return shape
 
 
+def grad_like(grad: Tensor, like: Tensor) -> Tensor | None:
+    """A gradient for input `like`: in its dtype, or None where it has none (integer, bool)."""
+    dt = like._data.dtype
+    if dt.kind not in "fc":
+        return None
+    if grad._data.dtype is dt:
+        return grad
+    from ..dtypes import dtype_of_numpy
+
+    return grad.to(dtype_of_numpy(dt))
+
+
 def sum_to_shape(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Reduce a broadcast gradient back to `shape` (PyTorch's sum_to_size)."""
     g = grad._data

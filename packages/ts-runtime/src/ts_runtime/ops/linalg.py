@@ -16,7 +16,7 @@ import numpy as np
 
 from ..dtypes import dtype_of_numpy
 from ..tensor import Tensor, TensorError, wrap
-from .common import operand, promote, result, sum_to_shape
+from .common import grad_like, operand, promote, result, sum_to_shape
 from .dispatch import derivative, implements
 from .shape import impl, lazy_impl, scalar_in, shape_str
 
@@ -354,15 +354,6 @@ def einsum(equation: str, tensors: list[Tensor], path: list[int] | None = None) 
 # Derivatives
 
 
-def _as(g: Tensor, like: Tensor) -> Tensor | None:
-    dt = like._data.dtype
-    if dt.kind not in "fc":
-        return None
-    if g._data.dtype is dt:
-        return g
-    return g.to(dtype_of_numpy(dt))
-
-
 @derivative("aten::mm")
 def _d_mm(grad, self, mat2, *, result):
     return grad.mm(mat2.t()), self.t().mm(grad)
@@ -429,7 +420,9 @@ def _d_dot(grad, self, tensor, *, result):
 
 @derivative("aten::outer")
 def _d_outer(grad, self, vec2, *, result):
-    return _as(grad.mv(_as_dtype(vec2, grad)), self), _as(grad.t().mv(_as_dtype(self, grad)), vec2)
+    return grad_like(grad.mv(_as_dtype(vec2, grad)), self), grad_like(
+        grad.t().mv(_as_dtype(self, grad)), vec2
+    )
 
 
 def _as_dtype(t: Tensor, like: Tensor) -> Tensor:

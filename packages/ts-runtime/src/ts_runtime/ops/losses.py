@@ -15,7 +15,7 @@ import numpy as np
 from ts_schema import registry
 
 from ..tensor import DimensionError, Tensor, TensorError, wrap
-from .common import floating, operand, promote, result, sum_to_shape
+from .common import floating, grad_like, operand, promote, result, sum_to_shape
 from .dispatch import derivative, implements
 from .nn_functional import softplus_array
 from .shape import impl, lazy_impl, shape_str
@@ -311,20 +311,9 @@ def _loss_grads(
 ) -> tuple[Any, Any]:
     n = max(d_self._data.size, 1)
     g = _scale(grad, reduction, n) * d_self
-    g_self = _cast_like(sum_to_shape(g, self._data.shape), self)
-    g_target = _cast_like(sum_to_shape(-g, target._data.shape), target)
+    g_self = grad_like(sum_to_shape(g, self._data.shape), self)
+    g_target = grad_like(sum_to_shape(-g, target._data.shape), target)
     return g_self, g_target
-
-
-def _cast_like(g: Tensor, like: Tensor) -> Tensor | None:
-    dt = like._data.dtype
-    if dt.kind not in "fc":
-        return None
-    if g._data.dtype is dt:
-        return g
-    from ..dtypes import dtype_of_numpy
-
-    return g.to(dtype_of_numpy(dt))
 
 
 @derivative("aten::mse_loss")
@@ -364,7 +353,7 @@ def _d_bce(grad, self, target, weight=None, reduction=MEAN, *, result):
     g_self = g * (self - t) / denom
     log_x = self.log().clamp_min(-100)
     log_1mx = (1 - self).log().clamp_min(-100)
-    g_target = _cast_like(g * (log_1mx - log_x), target)
+    g_target = grad_like(g * (log_1mx - log_x), target)
     return g_self, g_target, None
 
 
@@ -388,7 +377,7 @@ def _d_bce_logits(grad, self, target, weight=None, pos_weight=None, reduction=ME
         g_self = g * (s - t)
         g_target = g * -self
         g_pos = None
-    return g_self, _cast_like(g_target, target), None, g_pos
+    return g_self, grad_like(g_target, target), None, g_pos
 
 
 @derivative(

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..dtypes import numpy_dtype
 from ..tensor import DimensionError, Tensor, TensorError, normalize_dim, wrap
-from .common import floating, result
+from .common import floating, grad_like, result
 from .dispatch import derivative, implements
 from .shape import impl, lazy_impl, zeros_of
 
@@ -690,44 +690,33 @@ def _expanded(grad: Tensor, shape: tuple[int, ...], dim: Any, keepdim: bool) -> 
     return _kept(grad, shape, dim, keepdim).expand(list(shape))
 
 
-def _as_input(g: Tensor, self: Tensor) -> Tensor | None:
-    dt = self._data.dtype
-    if dt.kind not in "fc":
-        return None
-    if g._data.dtype is dt:
-        return g
-    from ..dtypes import dtype_of_numpy
-
-    return g.to(dtype_of_numpy(dt))
-
-
 @derivative("aten::sum", saves=())
 def _d_sum(grad, self, dtype=None, *, result):
-    return (_as_input(grad.expand(list(self._data.shape)), self),)
+    return (grad_like(grad.expand(list(self._data.shape)), self),)
 
 
 @derivative("aten::sum.dim_IntList", saves=())
 def _d_sum_dim(grad, self, dim, keepdim=False, dtype=None, *, result):
-    return (_as_input(_expanded(grad, self._data.shape, dim, keepdim), self),)
+    return (grad_like(_expanded(grad, self._data.shape, dim, keepdim), self),)
 
 
 @derivative("aten::nansum", saves=("self",))
 def _d_nansum(grad, self, dim=None, keepdim=False, dtype=None, *, result):
     g = _expanded(grad, self._data.shape, dim, keepdim)
-    return (_as_input(g.masked_fill(self.isnan(), 0), self),)
+    return (grad_like(g.masked_fill(self.isnan(), 0), self),)
 
 
 @derivative("aten::mean", saves=())
 def _d_mean(grad, self, dtype=None, *, result):
     n = max(self._data.size, 1)
-    return (_as_input(grad.expand(list(self._data.shape)) / n, self),)
+    return (grad_like(grad.expand(list(self._data.shape)) / n, self),)
 
 
 @derivative("aten::mean.dim", saves=())
 def _d_mean_dim(grad, self, dim, keepdim=False, dtype=None, *, result):
     shape = self._data.shape
     n = max(_count(shape, _axes(dim, len(shape))), 1)
-    return (_as_input(_expanded(grad, shape, dim, keepdim) / n, self),)
+    return (grad_like(_expanded(grad, shape, dim, keepdim) / n, self),)
 
 
 def _exclusive_products(x: Tensor, d: int) -> Tensor:
@@ -748,16 +737,16 @@ def _d_prod(grad, self, dtype=None, *, result):
         return (zeros_of(self._data.shape, grad),)
     flat = self.reshape([-1])
     g = grad.reshape([1]) * _exclusive_products(flat, 0)
-    return (_as_input(g.reshape(list(self._data.shape)), self),)
+    return (grad_like(g.reshape(list(self._data.shape)), self),)
 
 
 @derivative("aten::prod.dim_int", saves=("self",))
 def _d_prod_dim(grad, self, dim, keepdim=False, dtype=None, *, result):
     if self._data.ndim == 0:
-        return (_as_input(grad, self),)
+        return (grad_like(grad, self),)
     d = normalize_dim(dim, self._data.ndim)
     g = _kept(grad, self._data.shape, dim, keepdim)
-    return (_as_input(g * _exclusive_products(self, d), self),)
+    return (grad_like(g * _exclusive_products(self, d), self),)
 
 
 def _evenly(grad: Tensor, self: Tensor, value: Tensor, dim: Any, keepdim: bool) -> Tensor:
@@ -898,17 +887,17 @@ def _d_norm_dim(grad, self, p, dim, keepdim=False, *, result):
 
 @derivative("aten::norm.ScalarOpt_dim_dtype", saves=("self", "result"))
 def _d_norm_dim_dtype(grad, self, p, dim, keepdim, dtype, *, result):
-    return (_as_input(_norm_grad(grad, self, p, dim, keepdim, result), self),)
+    return (grad_like(_norm_grad(grad, self, p, dim, keepdim, result), self),)
 
 
 @derivative("aten::norm.ScalarOpt_dtype", saves=("self", "result"))
 def _d_norm_dtype(grad, self, p, dtype, *, result):
-    return (_as_input(_norm_grad(grad, self, p, None, False, result), self),)
+    return (grad_like(_norm_grad(grad, self, p, None, False, result), self),)
 
 
 @derivative("aten::linalg_vector_norm", saves=("self", "result"))
 def _d_vector_norm(grad, self, ord=2, dim=None, keepdim=False, dtype=None, *, result):
-    return (_as_input(_norm_grad(grad, self, ord, dim, keepdim, result), self),)
+    return (grad_like(_norm_grad(grad, self, ord, dim, keepdim, result), self),)
 
 
 @derivative("aten::logsumexp", saves=("self", "result"))
@@ -920,30 +909,30 @@ def _d_logsumexp(grad, self, dim, keepdim=False, *, result):
 @derivative("aten::softmax.int", "aten::_softmax", saves=("result",))
 def _d_softmax(grad, self, dim, dtype=None, *, result):
     g = grad * result
-    return (_as_input(g - result * g.sum([dim], True), self),)
+    return (grad_like(g - result * g.sum([dim], True), self),)
 
 
 @derivative("aten::log_softmax.int", "aten::_log_softmax", saves=("result",))
 def _d_log_softmax(grad, self, dim, dtype=None, *, result):
-    return (_as_input(grad - result.exp() * grad.sum([dim], True), self),)
+    return (grad_like(grad - result.exp() * grad.sum([dim], True), self),)
 
 
 @derivative("aten::cumsum", saves=())
 def _d_cumsum(grad, self, dim, dtype=None, *, result):
     if self._data.ndim == 0:
-        return (_as_input(grad, self),)
+        return (grad_like(grad, self),)
     d = normalize_dim(dim, self._data.ndim)
-    return (_as_input(grad.flip([d]).cumsum(d).flip([d]), self),)
+    return (grad_like(grad.flip([d]).cumsum(d).flip([d]), self),)
 
 
 @derivative("aten::cumprod", saves=("self", "result"))
 def _d_cumprod(grad, self, dim, dtype=None, *, result):
     if self._data.ndim == 0:
-        return (_as_input(grad, self),)
+        return (grad_like(grad, self),)
     d = normalize_dim(dim, self._data.ndim)
     if not self._data.all():
-        return (_as_input(_cumprod_grad_with_zeros(grad, self, d), self),)
-    return (_as_input((grad * result).flip([d]).cumsum(d).flip([d]) / self, self),)
+        return (grad_like(_cumprod_grad_with_zeros(grad, self, d), self),)
+    return (grad_like((grad * result).flip([d]).cumsum(d).flip([d]) / self, self),)
 
 
 def _cumprod_grad_with_zeros(grad: Tensor, self: Tensor, d: int) -> Tensor:
