@@ -65,3 +65,12 @@ def test_repr():
 def test_pickling_keeps_interning():
     s = pickle.loads(pickle.dumps(aten.relu))
     assert s is aten.relu
+
+
+def test_namespace_symbols_cannot_be_reassigned():
+    ns = Namespace("fixed")
+    first = ns.op  # made on first access, then a plain attribute
+    with pytest.raises(AttributeError):
+        ns.op = Symbol("fixed::other")
+    assert ns.op is first is Symbol("fixed::op")
+    assert ns["op"] is first
