@@ -15,7 +15,7 @@ Operators (`x.add(y)`, `x + y`) are installed on the class by
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from ts_ir import Device, TensorType, TorchScriptError
@@ -93,6 +93,16 @@ class Tensor:
     """An n-dimensional array of one dtype, with autograd. Create with `tsjit.tensor(...)`."""
 
     __slots__ = ("__weakref__", "_ag", "_base", "_data", "_version", "_view_version")
+    _data: np.ndarray
+    _ag: AutogradMeta | None
+    _base: Tensor | None  # the tensor this one is a view of
+    _version: list[int] | None  # shared with views; None until the first in-place write
+    _view_version: int
+
+    if TYPE_CHECKING:
+        # the operator methods (`t.sigmoid()`, `t + u`, ...) are attached from the
+        # registry by tensor_methods; to a type checker they are Any
+        def __getattr__(self, name: str) -> Any: ...
 
     def __new__(cls, data: Any = None, *, requires_grad: bool = False) -> Tensor:
         if isinstance(data, Tensor):

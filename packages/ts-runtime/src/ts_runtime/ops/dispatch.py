@@ -685,7 +685,8 @@ def eager_function(name: str, python_name: str | None = None) -> Callable[..., A
         return call(name, *args, **kwargs)
 
     fn.__name__ = fn.__qualname__ = python_name or name.partition("::")[2]
-    fn._ts_operator = name  # type: ignore[attr-defined] - lets the frontend compile calls to it
+    # lets the frontend compile calls to it
+    fn._ts_operator = name  # type: ignore[attr-defined]
     fn.__doc__ = (
         f"Calls the operator {name}; its overloads are listed by `tsjit.schemas({name!r})`."
     )
