@@ -140,3 +140,20 @@ def test_random_distributions_and_dtypes():
         ts.rand(2, dtype=ts.int64)
     with pytest.raises(ts.TensorError, match="from=5 >= to=5"):
         ts.randint(5, 5, (2,))
+
+
+@pytest.mark.parametrize(
+    ("make", "sizes"),
+    [
+        (lambda: ts.ones(2, -1), r"\[2, -1\]"),
+        (lambda: ts.empty(-1), r"\[-1\]"),
+        (lambda: ts.full((2, -1), 1.0), r"\[2, -1\]"),
+        (lambda: ts.rand(2, -1), r"\[2, -1\]"),
+        (lambda: ts.ones(2).new_ones(2, -1), r"\[2, -1\]"),
+    ],
+)
+def test_negative_sizes_are_refused_with_pytorchs_message(make, sizes):
+    with pytest.raises(
+        ts.TensorError, match=r"^Trying to create tensor with negative dimension -1: " + sizes
+    ):
+        make()

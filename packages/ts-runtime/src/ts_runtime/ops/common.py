@@ -113,8 +113,11 @@ def dims(dim: Any, ndim: int) -> tuple[int, ...]:
 def shape_arg(size: Sequence[int]) -> tuple[int, ...]:
     """A size argument as a tuple, rejecting negative sizes."""
     shape = tuple(int(s) for s in size)
-    if any(s < 0 for s in shape):
-        raise TensorError(f"Trying to create tensor with negative dimension: {list(shape)}")
+    negative = next((s for s in shape if s < 0), None)
+    if negative is not None:
+        raise TensorError(
+            f"Trying to create tensor with negative dimension {negative}: {list(shape)}"
+        )
     return shape
 
 

@@ -21,21 +21,13 @@ import numpy as np
 
 from ..dtypes import complex64, get_default_dtype, numpy_dtype
 from ..tensor import Tensor, TensorError, as_tensor, check_device, tensor, wrap
-from .common import result
+from .common import result, shape_arg
 from .dispatch import call, implements
 from .shape import scalar_in
 
 
 def _dtype(dtype: int | None) -> np.dtype:
     return numpy_dtype(get_default_dtype() if dtype is None else dtype)
-
-
-def _shape(size: list[int], name: str) -> tuple[int, ...]:
-    shape = tuple(int(s) for s in size)
-    for s in shape:
-        if s < 0:
-            raise TensorError(f"{name}: Dimension size must be non-negative.")
-    return shape
 
 
 @implements("aten::zeros")
@@ -47,7 +39,9 @@ def zeros(
     pin_memory: Any = None,
 ) -> Tensor:
     check_device(device)
-    return result(np.zeros(_shape(size, "zeros"), dtype=_dtype(dtype)))
+    if any(int(s) < 0 for s in size):  # PyTorch's zeros has a message of its own
+        raise TensorError("zeros: Dimension size must be non-negative.")
+    return result(np.zeros(shape_arg(size), dtype=_dtype(dtype)))
 
 
 @implements("aten::ones")
@@ -59,7 +53,7 @@ def ones(
     pin_memory: Any = None,
 ) -> Tensor:
     check_device(device)
-    return result(np.ones(_shape(size, "ones"), dtype=_dtype(dtype)))
+    return result(np.ones(shape_arg(size), dtype=_dtype(dtype)))
 
 
 @implements("aten::empty.memory_format")
@@ -72,7 +66,7 @@ def empty(
     memory_format: Any = None,
 ) -> Tensor:
     check_device(device)
-    return result(np.zeros(_shape(size, "empty"), dtype=_dtype(dtype)))
+    return result(np.zeros(shape_arg(size), dtype=_dtype(dtype)))
 
 
 def fill_dtype(value: Any) -> np.dtype:
@@ -97,7 +91,7 @@ def full(
 ) -> Tensor:
     check_device(device)
     dt = fill_dtype(fill_value) if dtype is None else numpy_dtype(dtype)
-    return result(np.full(_shape(size, "full"), scalar_in(fill_value, dt)))
+    return result(np.full(shape_arg(size), scalar_in(fill_value, dt)))
 
 
 def _like(self: Tensor, dtype: int | None, device: Any) -> np.dtype:
@@ -105,28 +99,25 @@ def _like(self: Tensor, dtype: int | None, device: Any) -> np.dtype:
     return self._data.dtype if dtype is None else numpy_dtype(dtype)
 
 
-@implements("aten::zeros_like", "aten::empty_like", autograd=False)
-def zeros_like(
-    self: Tensor,
-    dtype: int | None = None,
-    layout: Any = None,
-    device: Any = None,
-    pin_memory: Any = None,
-    memory_format: Any = None,
-) -> Tensor:
-    return result(np.zeros(self._data.shape, dtype=_like(self, dtype, device)))
+def _filled_like(make: Callable[..., np.ndarray], name: str) -> Callable[..., Tensor]:
+    def kernel(
+        self: Tensor,
+        dtype: int | None = None,
+        layout: Any = None,
+        device: Any = None,
+        pin_memory: Any = None,
+        memory_format: Any = None,
+    ) -> Tensor:
+        return result(make(self._data.shape, dtype=_like(self, dtype, device)))
+
+    kernel.__name__ = name
+    return kernel
 
 
-@implements("aten::ones_like", autograd=False)
-def ones_like(
-    self: Tensor,
-    dtype: int | None = None,
-    layout: Any = None,
-    device: Any = None,
-    pin_memory: Any = None,
-    memory_format: Any = None,
-) -> Tensor:
-    return result(np.ones(self._data.shape, dtype=_like(self, dtype, device)))
+implements("aten::zeros_like", "aten::empty_like", autograd=False)(
+    _filled_like(np.zeros, "zeros_like")
+)
+implements("aten::ones_like", autograd=False)(_filled_like(np.ones, "ones_like"))
 
 
 @implements("aten::full_like", autograd=False)
@@ -151,7 +142,7 @@ def _new(make: Callable[..., np.ndarray], name: str) -> Callable[..., Tensor]:
         device: Any = None,
         pin_memory: Any = None,
     ) -> Tensor:
-        return result(make(_shape(size, name), dtype=_like(self, dtype, device)))
+        return result(make(shape_arg(size), dtype=_like(self, dtype, device)))
 
     kernel.__name__ = name
     return kernel
@@ -172,9 +163,7 @@ def new_full(
     device: Any = None,
     pin_memory: Any = None,
 ) -> Tensor:
-    return result(
-        np.full(_shape(size, "new_full"), scalar_in(fill_value, _like(self, dtype, device)))
-    )
+    return result(np.full(shape_arg(size), scalar_in(fill_value, _like(self, dtype, device))))
 
 
 # ---------------------------------------------------------------------------
