@@ -422,11 +422,11 @@ class Code:
                 )
             )
         # a coalesced result that was forwarded is computed here, in its register
-        assigned = [
+        pairs = (
             (f"r{self._reg(out)}", self._name(v))
             for out, v in zip(outputs, block.outputs, strict=True)
-            if self._name(v) != f"r{self._reg(out)}"
-        ]
+        )
+        assigned = [(target, source) for target, source in pairs if target != source]
         if assigned:
             targets, sources = zip(*assigned, strict=True)
             self._emit(indent, f"{', '.join(targets)} = {', '.join(sources)}")
