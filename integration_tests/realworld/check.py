@@ -117,6 +117,8 @@ def check_trace(row: dict) -> tuple[list[CaseResult], list[str]]:
         return fail(f"building the eager item: {_short(exc)}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        # as users see them: the library's own TracerWarnings are hidden, as PyTorch's are
+        torch.jit.TracerWarning.ignore_lib_warnings()
         try:
             traced = torch.jit.trace(target, tuple(example))
         except Exception as exc:

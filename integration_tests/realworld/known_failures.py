@@ -95,7 +95,7 @@ SCRIPT: dict[str, str] = {
     "torchaudio_functional.convolve": "frontend: an index after `...` (`x[..., 0]`, `x[..., :2]`) does not compile",
     "torchaudio_functional.detect_pitch_frequency": "frontend: a default value that is a constant expression (`10 ** (-2)`)",
     "torchaudio_functional.fftconvolve": "ops: the `torch.fft` namespace is missing",
-    "torchaudio_functional.melscale_fbanks": "frontend: `.values`/`.indices` of builtins' named-tuple results (`torch.max(x, dim)`)",
+    "torchaudio_functional.melscale_fbanks": "scripting: NotSupportedError: 'Tuple[Tensor, Tensor]' object has no attribute or method 'values'",
     "torchaudio_functional.mu_law_encoding": "frontend: `warnings.warn` does not compile",
     "torchaudio_functional.preemphasis": "frontend: an index after `...` (`x[..., 0]`, `x[..., :2]`) does not compile",
     "torchaudio_functional.resample": "frontend: the annotation `torch.dtype` is unknown",
@@ -160,11 +160,7 @@ SCRIPT: dict[str, str] = {
     "torchvision_ops.remove_small_boxes": "ops: `aten::where(Tensor condition)` has no kernel",
     "torchvision_ops.sigmoid_focal_loss": 'ops: `F.binary_cross_entropy_with_logits(..., reduction="none")` does not compile (the string reduction)',
     "transformers_llama.GELUActivation": "frontend: a module attribute holding a torch function (`self.act = nn.functional.gelu`) does not compile",
-    "transformers_llama.LlamaRMSNorm": (
-        "numerics: the float64 case computes in float32 inside (`.to(torch.float32)`), and "
-        "tsjit's float32 mean rounds differently from PyTorch's: 4e-8 in the float64 result, "
-        "beyond the float64 tolerance"
-    ),
+    "transformers_llama.LlamaRMSNorm": "numerics: the float64 case computes in float32 inside (`.to(torch.float32)`), and tsjit's float32 mean rounds differently from PyTorch's: 4e-8 in the float64 result, beyond the float64 tolerance",
     "transformers_llama.MishActivation": "frontend: a module attribute holding a torch function (`self.act = nn.functional.gelu`) does not compile",
     "transformers_llama.PytorchGELUTanh": "facade: `tsjit.__version__` is 0.1.0, and the module requires torch>=1.12",
     "transformers_llama.apply_rotary_pos_emb": "frontend: an index after `...` (`x[..., 0]`, `x[..., :2]`) does not compile",
@@ -173,24 +169,8 @@ SCRIPT: dict[str, str] = {
 
 # traced with tsjit.jit.trace
 TRACE: dict[str, str] = {
-    "kornia_color.HsvToRgb": "tracing: TracerWarnings differ from PyTorch's",
-    "kornia_color.RgbToHsv": "tracing: TracerWarnings differ from PyTorch's",
-    "kornia_color.Sepia": "tracing: TracerWarnings differ from PyTorch's",
-    "kornia_color.bgr_to_rgb": "tracing: TracerWarnings differ from PyTorch's",
     "kornia_color.hls_to_rgb": "ops: `aten::addcmul` has no kernel",
-    "kornia_color.hsv_to_rgb": "returned a value; PyTorch raised RuntimeError: The following operation failed in the TorchScript interpreter.",
-    "kornia_color.linear_rgb_to_rgb": "tracing: TracerWarnings differ from PyTorch's",
-    "kornia_color.rgb_to_bgr": "tracing: TracerWarnings differ from PyTorch's",
     "kornia_color.rgb_to_hls": "ops: the `out=` overloads are not accepted in eager calls",
-    "kornia_color.rgb_to_hsv": "tracing: TracerWarnings differ from PyTorch's",
-    "kornia_color.rgb_to_lab": "returned a value; PyTorch raised RuntimeError: The following operation failed in the TorchScript interpreter.",
-    "kornia_color.rgb_to_linear_rgb": "tracing: TracerWarnings differ from PyTorch's",
-    "kornia_color.rgb_to_luv": "tracing: TracerWarnings differ from PyTorch's",
-    "kornia_color.rgb_to_xyz": "tracing: TracerWarnings differ from PyTorch's",
-    "kornia_color.rgb_to_ycbcr": "tracing: TracerWarnings differ from PyTorch's",
-    "kornia_color.rgb_to_yuv": "tracing: TracerWarnings differ from PyTorch's",
-    "kornia_color.xyz_to_rgb": "tracing: TracerWarnings differ from PyTorch's",
-    "kornia_color.ycbcr_to_rgb": "tracing: TracerWarnings differ from PyTorch's",
     "pytorch3d_rotations.axis_angle_to_quaternion": "tracing: AttributeError: module 'tsjit' has no attribute 'pi'",
     "pytorch3d_rotations.rotation_6d_to_matrix": "ops: `torch.cross(a, b, dim=...)` (the `dim` keyword) is not accepted",
     "pytorch_test_models.ConvLayer": "runtime nn: `nn.ReflectionPad2d` is missing",
@@ -199,10 +179,8 @@ TRACE: dict[str, str] = {
     "pytorch_test_models.TransformerNet": "runtime nn: `nn.ReflectionPad2d` is missing",
     "pytorch_test_models.UpsampleConvLayer": "runtime nn: `nn.Upsample` is missing",
     "pytorch_test_script_models.Traced": "frontend: `torch.jit.ScriptModule` with `@torch.jit.script_method` is missing",
-    "timm_layers.Attention": "raised TensorError: shape '[2, 5, 3, 4, 4]' is invalid for input of size 144",
     "torchvision_functional_tensor._hsv2rgb": "ops: `torch.nn.functional.grid_sample` is missing, so the file does not import",
     "torchvision_functional_tensor._rgb2hsv": "ops: `torch.nn.functional.grid_sample` is missing, so the file does not import",
     "torchvision_functional_tensor.hflip": "ops: `torch.nn.functional.grid_sample` is missing, so the file does not import",
     "torchvision_functional_tensor.vflip": "ops: `torch.nn.functional.grid_sample` is missing, so the file does not import",
-    "torchvision_ops.generalized_box_iou": "tracing: TensorError: The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 0",
 }
