@@ -35,6 +35,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 USAGE_TABLE = ROOT / "tools" / "data" / "op_usage.json"
@@ -72,6 +73,15 @@ def _tensor_type(t: object) -> bool:
     return bool(contained and any(_tensor_type(c) for c in contained()))
 
 
+def _functional_has_formula(op: Any) -> bool:
+    from ts_runtime.ops.dispatch import DERIVATIVES
+    from ts_schema import registry
+
+    overload = f".{op.overload_name}" if op.overload_name else ""
+    functional = registry.find(op.qualified_name[:-1] + overload)
+    return functional is not None and DERIVATIVES.lookup_operator(functional) is not None
+
+
 def rows() -> list[Row]:
     """One row per catalogue schema, with the tables each appears in."""
     import ts_runtime  # noqa: F401  (registers the kernels)
@@ -89,23 +99,19 @@ def rows() -> list[Row]:
         schema = parse_schema(line)
         op = registry.get(schema.key)
         args, returns = op.schema.arguments, op.schema.returns
-        is_out = any(
-            a.alias_info is not None and a.alias_info.is_write and a.kwarg_only for a in args
-        )
         tensor_in = any(_tensor_type(a.type) for a in args)
         tensor_result = any(_tensor_type(r.type) for r in returns)
         name = op.qualified_name
+        is_out = any(a.is_out for a in args)
         gradient = ""
-        if DERIVATIVES.lookup_operator(op) is not None:
+        if is_out:
+            pass  # autograd refuses out= calls
+        elif DERIVATIVES.lookup_operator(op) is not None:
             gradient = "formula"
-        elif name.endswith("_") and not is_out:
-            overload = f".{op.overload_name}" if op.overload_name else ""
-            functional = registry.find(name[:-1] + overload)
-            if functional is not None and DERIVATIVES.lookup_operator(functional) is not None:
-                gradient = "functional"
-        if not gradient and op.impl is not None and tensor_in and not is_out:
-            if not hasattr(op.impl, "__wrapped__"):
-                gradient = "composite"
+        elif name.endswith("_") and _functional_has_formula(op):
+            gradient = "functional"
+        elif op.impl is not None and tensor_in and not hasattr(op.impl, "__wrapped__"):
+            gradient = "composite"
         out.append(
             Row(
                 key=op.key,
