@@ -40,6 +40,7 @@ raised inside the library's own code are ignored (see
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import threading
 import warnings
@@ -68,6 +69,9 @@ from ts_schema import Argument, FunctionSchema, registry
 
 from .cleanup import constant_pooling, eliminate_dead_code
 from .tracing_state import _STATE, current_tracing_state
+
+# the module, not the function `ts_runtime.tensor` that shadows it in the package
+tensor_module = importlib.import_module("ts_runtime.tensor")
 
 
 class TracerWarning(Warning):
@@ -315,6 +319,8 @@ _NUMBER_CONVERSIONS: dict[type, str] = {
     float: "aten::Float.Tensor",
     bool: "aten::Bool.Tensor",
 }
+
+
 def _normalize_dim(dim: int, ndim: int) -> int:
     if not -ndim <= dim < max(ndim, 1):
         from ts_runtime.tensor import DimensionError
@@ -438,16 +444,12 @@ def _traced_iter(original: Callable[..., Any]) -> Callable[..., Any]:
     return iterate
 
 
-def _traced_tensor(original: Callable[..., Any]) -> Callable[..., Any]:
-    def tensor(*args: Any, **kwargs: Any) -> Any:
-        state = _user_state()
-        if state is None:
-            return original(*args, **kwargs)
-        state.warn(_TENSOR_WARNING)
-        with _library(state):
-            return original(*args, **kwargs)
-
-    return tensor
+def _tensor_from_data() -> None:
+    """`torch.tensor(...)` was called (`ts_runtime.tensor.TENSOR_FROM_DATA_HOOK`)."""
+    state = _user_state()
+    if state is not None:
+        # attributed to the caller of `tensor(...)`: this hook, then tensor(), then it
+        state.warn(_TENSOR_WARNING, stacklevel=4)
 
 
 def _index_steps(self: Any, index: Any) -> Any:
@@ -573,8 +575,8 @@ class _Patched:
         ):
             self.saved[name] = cls.__dict__[name]
             setattr(cls, name, wrap(self.saved[name]))
-        self.saved_tensor = ts_runtime.tensor
-        ts_runtime.tensor = _traced_tensor(self.saved_tensor)
+        self.saved_tensor_hook = tensor_module.TENSOR_FROM_DATA_HOOK[0]
+        tensor_module.TENSOR_FROM_DATA_HOOK[0] = _tensor_from_data
         self.previous_hook = dispatch.TRACE_HOOK[0]
         dispatch.TRACE_HOOK[0] = self.state.record
         _STATE.state = self.state
@@ -583,7 +585,7 @@ class _Patched:
     def __exit__(self, *exc: Any) -> None:
         dispatch.TRACE_HOOK[0] = self.previous_hook
         _STATE.state = None
-        ts_runtime.tensor = self.saved_tensor
+        tensor_module.TENSOR_FROM_DATA_HOOK[0] = self.saved_tensor_hook
         cls = ts_runtime.Tensor
         for name, original in self.saved.items():
             setattr(cls, name, original)
