@@ -40,7 +40,7 @@ from ts_schema import (
 
 from . import tree as t
 from .context import Compiler
-from .environment import Environment
+from .environment import Environment, meaningful_name
 from .errors import CallError
 from .kinds import LIST_CONSTRUCT, LOAD
 from .refinement import CondValue, Refinement
@@ -196,7 +196,10 @@ class FunctionState:
             if not isinstance(found, SimpleValue):
                 continue
             cast = self.insert(self.graph.create_unchecked_cast(found.value, r.type), None)
-            env.insert_store(r.name, loc, cast.output(), r.type)
+            refined = cast.output()
+            if meaningful_name(r.name):
+                refined.set_debug_name(r.name)  # TorchScript's setVar names it after the variable
+            env.insert_store(r.name, loc, refined, r.type)
 
 
 _MATCHED: dict[Any, int] = {}

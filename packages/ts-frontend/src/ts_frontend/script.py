@@ -126,6 +126,7 @@ class ScriptCompiler:
                     qualified = f"{fn.__module__}.{fn.__qualname__}"
                     name = self.unique_name(fn.__name__, qualified)
                     compiled = self.compile_definition(definition, FunctionResolver(fn), name=name)
+                    compiled.qualified_name = _qualified_name(fn.__module__, name)
             except FrontendError as exc:
                 if call_site is not None:
                     exc.add_call_site(fn.__name__, caller or "?", call_site)
@@ -311,6 +312,12 @@ class _UnitFunction(SugaredValue):
 
     def as_value(self, ctx: Any, loc: SourceRange) -> Any:
         return function_constant(ctx, self._compiled(ctx, loc), loc)
+
+
+def _qualified_name(module: str, name: str) -> str:
+    """TorchScript's name of a compiled Python function: `__torch__.<module>.<name>`."""
+    prefix = "__torch__" if module == "__main__" else f"__torch__.{module}"
+    return f"{prefix}.{name}"
 
 
 def _compile_builtin_source(source: str) -> list[Any]:
