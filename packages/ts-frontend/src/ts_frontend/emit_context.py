@@ -25,6 +25,7 @@ from ts_ir import (
     OptionalType,
     SourceRange,
     TensorType,
+    TupleType,
     Type,
     UnionType,
     Value,
@@ -128,7 +129,11 @@ class FunctionState:
         if out is None:
             return self.constant(None, loc)
         if isinstance(out, tuple):
-            return self.insert(g.create_tuple(list(out)), loc).output()
+            tup = self.insert(g.create_tuple(list(out)), loc).output()
+            names = [r.name for r in op.schema.returns] if isinstance(op, Operator) else []
+            if names and all(names):  # `torch.max(x, 1).values`: a named tuple
+                tup.set_type(TupleType([v.type for v in out], names))
+            return tup
         return out
 
     def unannotated_hint(self, value: Value) -> str | None:
