@@ -21,6 +21,7 @@ from .constant_propagation import constant_propagation
 from .dead_code_elimination import eliminate_dead_code
 from .errors import AliasAnalysisError, FusionBackendError, PassError, UnknownPassError
 from .fusion_backend import (
+    BACKEND_PACKAGES,
     ENTRY_POINT_GROUP,
     FusionBackend,
     backend_for,
@@ -55,6 +56,7 @@ from .shape_analysis import erase_shape_information, propagate_shapes
 from .shape_rules import shape_rules
 
 __all__ = [
+    "BACKEND_PACKAGES",
     "DERIVATIVE_PRESERVING_PASSES",
     "ENTRY_POINT_GROUP",
     "ENV_LOG_LEVEL",

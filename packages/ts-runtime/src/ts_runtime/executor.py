@@ -144,10 +144,10 @@ def default_optimizer(graph: Graph, *, requires_grad: bool, grad_enabled: bool) 
     """The ts-passes pipeline for execution; fusion as the fuser switch says (`fusion.py`)."""
     import ts_passes
 
-    from .fusion import fusion_enabled
+    from .fusion import fusion_requested
 
     ts_passes.optimize_for_execution(
-        graph, requires_grad=requires_grad, grad_enabled=grad_enabled, fuse=fusion_enabled()
+        graph, requires_grad=requires_grad, grad_enabled=grad_enabled, fuse=fusion_requested()
     )
 
 
