@@ -12,6 +12,7 @@
 See README.md for the list; `ts-opt --list` prints the passes by name.
 """
 
+from . import progress
 from .alias_analysis import AliasDb
 from .batch_mm import batch_mm
 from .canonicalize import canonicalize
@@ -100,6 +101,7 @@ __all__ = [
     "parse_opt_limits",
     "pass_names",
     "peephole_optimize",
+    "progress",
     "propagate_shapes",
     "register_fusion_backend",
     "register_pass",

@@ -15,13 +15,15 @@ types (dtype, device, rank, requires_grad) and optimizes it in place:
    the first such plan logs it, see `report_missing_backend`), then DCE.
 
 Each list names passes of the pass manager, so `ts-opt -p` can replay any
-step. Nothing here changes results.
+step. Nothing here changes results. Each pass names itself as the stage of
+the progress line a long compilation shows on a terminal (`progress`).
 """
 
 from __future__ import annotations
 
 from ts_ir import Graph, cyclic_gc_paused
 
+from . import progress
 from .fusion_backend import fusion_backends, report_missing_backend
 from .jit_log import PassLogger
 from .pass_manager import run_pass
@@ -77,5 +79,6 @@ def optimize_for_execution(
                 if not fusion_backends():
                     report_missing_backend(graph)
                     continue
+            progress.stage(name)
             run_pass(graph, name)
     log.dump("optimized for execution", graph)

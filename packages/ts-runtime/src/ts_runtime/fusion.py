@@ -162,13 +162,14 @@ class FusionGroup:
         specs, device, problem = _input_specs(args)
         if problem is not None:
             return self._fall_back(problem, specs)
-        from ts_passes import backend_for
+        from ts_passes import backend_for, progress
 
         backend = backend_for(device)
         if backend is None:
             return self._fall_back(f"no fusion backend is registered for {device}", specs)
         try:
-            return backend.compile(self.subgraph, specs)
+            with progress.compiling(f"{self.name} for {device}"):
+                return backend.compile(self.subgraph, specs)
         except TorchScriptError as exc:
             return self._fall_back(str(exc), specs)
         except Exception as exc:  # a backend bug must not change results
