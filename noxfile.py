@@ -5,7 +5,7 @@
     nox -s integration          cross-package tests and the conformance corpus
     nox -s oracle               differential tests against PyTorch 2.13, installing it
     nox -s demo                 the main job: `tsjit demo` on the LSTM cell and the IoU function
-    nox -s lint typecheck       ruff and the declared-dependency check; mypy
+    nox -s lint typecheck       ruff, the declared-dependency and import-layering checks; mypy
     nox -s bench                benchmarks, rewriting docs/benchmarks.md
 
 Every directory under packages/ with a pyproject.toml is a package: there is
@@ -210,10 +210,12 @@ def demo(session: nox.Session) -> None:
 @nox.session
 def lint(session: nox.Session) -> None:
     """ruff check and ruff format --check over the whole repository; every package declares
-    what it imports (tools/check_imports.py)."""
+    what it imports (tools/check_dependencies.py); modules import in layers
+    (tools/check_imports.py)."""
     session.install("ruff")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    session.run("python", str(ROOT / "tools" / "check_dependencies.py"))
     session.run("python", str(ROOT / "tools" / "check_imports.py"))
 
 

@@ -1,4 +1,4 @@
-"""tools/check_imports.py: every package declares what it imports (the lint session runs it)."""
+"""tools/check_dependencies.py: every package declares what it imports (the lint session runs it)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-TOOL = ROOT / "tools" / "check_imports.py"
+TOOL = ROOT / "tools" / "check_dependencies.py"
 
 
 def check(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
@@ -109,7 +109,9 @@ def test_a_declared_dependency_never_imported_fails_unless_explained(repo: Path)
     done = check("--root", str(repo), cwd=repo)
     assert done.returncode == 1
     assert "declares numpy but never imports it" in done.stdout
-    pyproject.write_text(text + '\n[tool.check-imports]\nnot-imported = { numpy = "a plugin" }\n')
+    pyproject.write_text(
+        text + '\n[tool.check-dependencies]\nnot-imported = { numpy = "a plugin" }\n'
+    )
     assert check("--root", str(repo), cwd=repo).returncode == 0
 
 
