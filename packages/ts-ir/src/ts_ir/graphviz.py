@@ -125,7 +125,6 @@ class _DotWriter:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.edges: list[str] = []
-        self.ids: dict[int, str] = {}
         self.counter = 0
         # where a value is drawn coming from: (dot node id, whether to name it on edges)
         self.sources: dict[int, tuple[str, bool]] = {}
