@@ -73,8 +73,10 @@ def _import_name(name: str) -> str:
 @nox.session(venv_backend="uv", reuse_venv=False)
 @nox.parametrize("package", _package_names(), ids=_package_names())
 def tests(session: nox.Session, package: str) -> None:
-    """One package installed alone in a fresh environment, as documented: it imports and
-    passes its own tests."""
+    """One package installed alone, as documented, in a fresh environment; its own tests.
+
+    `uv pip install ./packages/NAME`: the package, and the in-repo packages it depends on
+    from the workspace; then it must import and pass its tests."""
     session.install(f"./packages/{package}", *TEST_DEPS)
     session.run("python", "-c", f"import {_import_name(package)}")
     session.run("pytest", "-q", "-n", "auto", str(PACKAGES / package / "tests"), *session.posargs)
@@ -174,8 +176,10 @@ def _install_torch(session: nox.Session, *, download: bool) -> bool:
 
 @nox.session
 def oracle(session: nox.Session) -> None:
-    """Differential tests against PyTorch 2.13: a wheel at hand is used; named on the command
-    line (`nox -s oracle`), the session installs it from the package index if need be."""
+    """Differential tests against PyTorch 2.13, where a torch wheel is at hand (`-s oracle`: installs it).
+
+    Named on the command line (`nox -s oracle`), the session installs PyTorch from the
+    package index if need be; in the default run it skips, saying so."""
     _install_editable(session, _package_names())
     download = _named_on_command_line("oracle")
     if not _install_torch(session, download=download):
@@ -209,9 +213,10 @@ def demo(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff check and ruff format --check over the whole repository; every package declares
-    what it imports (tools/check_dependencies.py); modules import in layers
-    (tools/check_imports.py)."""
+    """ruff check and format, and the declared-dependency and import-layering checks.
+
+    tools/check_dependencies.py: every package declares what it imports;
+    tools/check_imports.py: modules import in layers."""
     session.install("ruff")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
