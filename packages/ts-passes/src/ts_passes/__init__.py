@@ -19,7 +19,15 @@ from .canonicalize import canonicalize
 from .common_subexpression_elimination import eliminate_common_subexpression
 from .constant_pooling import constant_pooling
 from .constant_propagation import constant_propagation
+from .create_autodiff_subgraphs import create_autodiff_subgraphs, differentiable_graphs
 from .dead_code_elimination import eliminate_dead_code
+from .differentiate import (
+    Gradient,
+    differentiate,
+    differentiate_graphs,
+    gradient_of,
+    pack_gradient,
+)
 from .errors import AliasAnalysisError, FusionBackendError, PassError, UnknownPassError
 from .fusion_backend import (
     BACKEND_PACKAGES,
@@ -29,6 +37,13 @@ from .fusion_backend import (
     fusion_backends,
     register_fusion_backend,
     unregister_fusion_backend,
+)
+from .gradients import (
+    GRADIENTS,
+    GradientBuilder,
+    NotDifferentiableError,
+    is_differentiable,
+    requires_grad,
 )
 from .graph_fuser import canonicalize_chunks, fuse_graph, fusion_groups
 from .inliner import callee_graph, inline_calls, insert_graph
@@ -45,7 +60,9 @@ from .lower_tuples import lower_all_tuples, lower_simple_tuples
 from .pass_manager import get_pass, pass_names, register_pass, run_pass, run_passes
 from .peephole import peephole_optimize
 from .pipelines import (
+    AUTODIFF_PASSES,
     DERIVATIVE_PRESERVING_PASSES,
+    FORWARD_GRAPH_PASSES,
     INFERENCE_PASSES,
     REQUIRED_PASSES,
     SPECIALIZATION_PASSES,
@@ -55,13 +72,18 @@ from .pipelines import (
 from .remove_mutation import remove_list_mutation, remove_mutation, remove_tensor_mutation
 from .shape_analysis import erase_shape_information, propagate_shapes
 from .shape_rules import shape_rules
+from .specialize_autograd_zero import specialize_autograd_zero
+from .subgraph_utils import create_singleton_subgraph, merge_node_into_subgraph, unmerge_subgraph
 
 __all__ = [
+    "AUTODIFF_PASSES",
     "BACKEND_PACKAGES",
     "DERIVATIVE_PRESERVING_PASSES",
     "ENTRY_POINT_GROUP",
     "ENV_LOG_LEVEL",
     "ENV_OPT_LIMIT",
+    "FORWARD_GRAPH_PASSES",
+    "GRADIENTS",
     "INFERENCE_PASSES",
     "REQUIRED_PASSES",
     "SPECIALIZATION_PASSES",
@@ -70,7 +92,10 @@ __all__ = [
     "AliasDb",
     "FusionBackend",
     "FusionBackendError",
+    "Gradient",
+    "GradientBuilder",
     "LogLevel",
+    "NotDifferentiableError",
     "PassError",
     "PassLogger",
     "UnknownPassError",
@@ -81,6 +106,11 @@ __all__ = [
     "canonicalize_chunks",
     "constant_pooling",
     "constant_propagation",
+    "create_autodiff_subgraphs",
+    "create_singleton_subgraph",
+    "differentiable_graphs",
+    "differentiate",
+    "differentiate_graphs",
     "eliminate_common_subexpression",
     "eliminate_dead_code",
     "erase_shape_information",
@@ -89,14 +119,18 @@ __all__ = [
     "fusion_backends",
     "fusion_groups",
     "get_pass",
+    "gradient_of",
     "inline_calls",
     "insert_graph",
+    "is_differentiable",
     "is_enabled",
     "liveness",
     "lower_all_tuples",
     "lower_simple_tuples",
+    "merge_node_into_subgraph",
     "opt_limit_allows",
     "optimize_for_execution",
+    "pack_gradient",
     "parse_log_levels",
     "parse_opt_limits",
     "pass_names",
@@ -108,10 +142,13 @@ __all__ = [
     "remove_list_mutation",
     "remove_mutation",
     "remove_tensor_mutation",
+    "requires_grad",
     "reset_opt_limit_counters",
     "run_pass",
     "run_passes",
     "shape_rules",
+    "specialize_autograd_zero",
+    "unmerge_subgraph",
     "unregister_fusion_backend",
     "unroll_loops",
 ]

@@ -6,13 +6,21 @@ types (dtype, device, rank, requires_grad) and optimizes it in place:
 
 1. `REQUIRED_PASSES`: inlining of known calls (and tuple unpacks of
    constructed tuples, which later passes rely on);
-2. constant propagation, constant pooling, shape/dtype propagation;
+2. constant propagation, gradients that are None folded away
+   (`specialize_autograd_zero`, for backward graphs), constant pooling,
+   shape/dtype propagation;
 3. `DERIVATIVE_PRESERVING_PASSES`: peephole, DCE, CSE, loop unrolling
    (then constant propagation again, as the unrolled bodies expose
    constants), batch mm, remove mutation where alias analysis allows;
 4. `INFERENCE_PASSES` only when no input requires grad: `fuse_graph` (when a
    fusion backend is registered; with `fuse` asked for and none installed,
    the first such plan logs it, see `report_missing_backend`), then DCE.
+   When a gradient is needed, `AUTODIFF_PASSES` instead: chunks become
+   `prim::ConstantChunk`, nodes with symbolic gradients are grouped into
+   `prim::DifferentiableGraph`s and each is split into a forward graph `f`
+   and a backward graph `df`; `f` then gets `FORWARD_GRAPH_PASSES` (fusion
+   included), as the inference pipeline would give it. `df` is optimized
+   when it first runs, by its own executor, for the gradients it gets.
 
 Each list names passes of the pass manager, so `ts-opt -p` can replay any
 step. Nothing here changes results. Each pass names itself as the stage of
@@ -21,7 +29,7 @@ the progress line a long compilation shows on a terminal (`progress`).
 
 from __future__ import annotations
 
-from ts_ir import Graph, cyclic_gc_paused
+from ts_ir import Graph, cyclic_gc_paused, prim
 
 from . import progress
 from .fusion_backend import fusion_backends, report_missing_backend
@@ -33,6 +41,7 @@ log = PassLogger(__name__)
 REQUIRED_PASSES: tuple[str, ...] = ("inline", "lower_simple_tuples")
 SPECIALIZATION_PASSES: tuple[str, ...] = (
     "constant_propagation",
+    "specialize_autograd_zero",
     "constant_pooling",
     "propagate_shapes",
 )
@@ -50,13 +59,26 @@ DERIVATIVE_PRESERVING_PASSES: tuple[str, ...] = (
     "common_subexpression_elimination",
 )
 INFERENCE_PASSES: tuple[str, ...] = ("fuse_graph", "dead_code_elimination")
+AUTODIFF_PASSES: tuple[str, ...] = (
+    "canonicalize_chunks",
+    "create_autodiff_subgraphs",
+    "differentiate_graphs",
+)
+#: Run on the forward graph `f` of each differentiable graph.
+FORWARD_GRAPH_PASSES: tuple[str, ...] = (
+    "propagate_shapes",
+    "common_subexpression_elimination",
+    "fuse_graph",
+    "remove_outputs_used_only_in_size",
+    "common_subexpression_elimination",
+    "dead_code_elimination",
+)
 
 
 def execution_pipeline(*, requires_grad: bool) -> list[str]:
     """The pass names `optimize_for_execution` runs, in order."""
     names = [*REQUIRED_PASSES, *SPECIALIZATION_PASSES, *DERIVATIVE_PRESERVING_PASSES]
-    if not requires_grad:
-        names.extend(INFERENCE_PASSES)
+    names.extend(AUTODIFF_PASSES if requires_grad else INFERENCE_PASSES)
     return names
 
 
@@ -72,13 +94,21 @@ def optimize_for_execution(
         graph,
     )
     with cyclic_gc_paused():
-        for name in execution_pipeline(requires_grad=requires_grad):
-            if name == "fuse_graph":
-                if not fuse:
-                    continue
-                if not fusion_backends():
-                    report_missing_backend(graph)
-                    continue
-            progress.stage(name)
-            run_pass(graph, name)
+        _run(graph, execution_pipeline(requires_grad=requires_grad), fuse)
+        if requires_grad:
+            for node in graph.all_nodes():
+                if node.kind is prim.DifferentiableGraph and node.has_attribute("ReverseSubgraph"):
+                    _run(node.g("Subgraph"), FORWARD_GRAPH_PASSES, fuse)
     log.dump("optimized for execution", graph)
+
+
+def _run(graph: Graph, names: tuple[str, ...] | list[str], fuse: bool) -> None:
+    for name in names:
+        if name == "fuse_graph":
+            if not fuse:
+                continue
+            if not fusion_backends():
+                report_missing_backend(graph)
+                continue
+        progress.stage(name)
+        run_pass(graph, name)

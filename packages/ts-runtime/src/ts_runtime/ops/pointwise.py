@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor, TensorError, bump_version, wrap
-from .common import array_of, check_inplace_cast, floating, operand, promote, result, sum_to_shape
+from .common import array_of, check_inplace_cast, floating, operand, promote, result, sum_to
 from .dispatch import call, derivative, implements
 
 ndarray = np.ndarray
@@ -642,7 +642,7 @@ def lerp(self: Tensor, end: Tensor, weight: Any) -> Tensor:
 
 def _g(grad: Tensor, x: Any) -> Tensor | None:
     """The gradient flowing to `x`, reduced to its shape, or None for non-tensors."""
-    return sum_to_shape(grad, x._data.shape) if isinstance(x, Tensor) else None
+    return sum_to(grad, x) if isinstance(x, Tensor) else None
 
 
 @derivative("aten::add.Tensor", "aten::add.Scalar", saves=())
