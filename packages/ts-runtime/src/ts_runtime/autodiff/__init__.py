@@ -8,12 +8,18 @@
 """
 
 from . import kernels
-from .differentiable_graph import DifferentiableGraphBackward, DifferentiableGraphOp, ops_for
+from .differentiable_graph import (
+    AutodiffStats,
+    DifferentiableGraphBackward,
+    DifferentiableGraphOp,
+    ops_for,
+)
 from .symbolic import NotSymbolicError, SymbolicTensor, formula_rule, install
 
 install()
 
 __all__ = [
+    "AutodiffStats",
     "DifferentiableGraphBackward",
     "DifferentiableGraphOp",
     "NotSymbolicError",

@@ -43,6 +43,15 @@ from ..ops.dispatch import implement_factory
 from ..tensor import Tensor, TensorError, wrap
 
 _ids = itertools.count()
+
+
+class AutodiffStats:
+    """Counts across all differentiable graphs (tests and benchmarks read these)."""
+
+    forward_runs = 0  # runs of a forward graph `f`
+    backward_runs = 0  # runs of a backward graph `df`
+
+
 _OPS: weakref.WeakValueDictionary[int, DifferentiableGraphOp] = weakref.WeakValueDictionary()
 
 
@@ -89,6 +98,8 @@ class DifferentiableGraphBackward(AutogradNode):
                     f"operation: [{t.dtype} {list(t.shape)}] is at version {t._version_number}; expected version "
                     f"{version} instead (needed by {self.name})"
                 )
+        AutodiffStats.backward_runs += 1
+        self.op.backward_runs += 1
         out = self.op.backward_executor.run(*grads, *captures)
         n = len(self.next_functions)
         if n == 1:
@@ -119,12 +130,14 @@ class DifferentiableGraphOp:
         self.captured_inputs = tuple(grad.df_input_captured_inputs)
         self.captured_outputs = tuple(grad.df_input_captured_outputs)
         self.runs = 0
+        self.backward_runs = 0
 
     def __repr__(self) -> str:
         return f"<{self.name}: {self.num_inputs} inputs, {self.real} outputs>"
 
     def __call__(self, *inputs: Any) -> Any:
         self.runs += 1
+        AutodiffStats.forward_runs += 1
         detached = [x.detach() if isinstance(x, Tensor) else x for x in inputs]
         mode = GRAD_MODE.enabled
         # f records nothing: its plan is compiled, and fused, as no-grad code
