@@ -61,6 +61,7 @@ from .pass_manager import get_pass, pass_names, register_pass, run_pass, run_pas
 from .peephole import peephole_optimize
 from .pipelines import (
     AUTODIFF_PASSES,
+    BACKWARD_PASSES,
     DERIVATIVE_PRESERVING_PASSES,
     FORWARD_GRAPH_PASSES,
     INFERENCE_PASSES,
@@ -78,6 +79,7 @@ from .subgraph_utils import create_singleton_subgraph, merge_node_into_subgraph,
 __all__ = [
     "AUTODIFF_PASSES",
     "BACKEND_PACKAGES",
+    "BACKWARD_PASSES",
     "DERIVATIVE_PRESERVING_PASSES",
     "ENTRY_POINT_GROUP",
     "ENV_LOG_LEVEL",

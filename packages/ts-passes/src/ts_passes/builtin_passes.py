@@ -20,6 +20,7 @@ from .peephole import peephole_optimize
 from .remove_mutation import remove_list_mutation, remove_mutation, remove_tensor_mutation
 from .shape_analysis import erase_shape_information, propagate_shapes
 from .specialize_autograd_zero import specialize_autograd_zero
+from .transpose_products import transpose_products
 
 
 def register_builtin_passes() -> None:
@@ -91,6 +92,11 @@ def register_builtin_passes() -> None:
         "remove_outputs_used_only_in_size",
         remove_outputs_used_only_in_size,
         "sizes of fusion group outputs read only for their size, from the group's inputs",
+    )
+    r(
+        "transpose_products",
+        transpose_products,
+        "t(mm(a, b)) → mm(t(b), t(a)), through sums (for backward graphs)",
     )
     r(
         "specialize_autograd_zero",

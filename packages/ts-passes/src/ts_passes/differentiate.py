@@ -147,6 +147,7 @@ def differentiate(graph: Graph, *, rules: RuleTable[GradientRule] = GRADIENTS) -
     _lambda_lift(grad, builder, grad_map, vjp_inputs)
     eliminate_dead_code(f)  # size computations whose readers in df went away
     _forget_requires_grad(f)
+    _unknown_requires_grad(df)
     log.dump(lambda: f"differentiated:\n{grad}")
     return grad
 
@@ -237,6 +238,22 @@ def _forget_requires_grad(f: Graph) -> None:
     for n in f.all_nodes():
         for o in n.outputs:
             _no_grad(o)
+
+
+def _unknown_requires_grad(df: Graph) -> None:
+    """Whether `df`'s values require grad depends on how it is called (not at all, or with
+    `create_graph=True`): its executor's shape propagation decides, from the inputs."""
+    for v in df.inputs:
+        _grad_unknown(v)
+    for n in df.all_nodes():
+        for o in n.outputs:
+            _grad_unknown(o)
+
+
+def _grad_unknown(v: Value) -> None:
+    t = v.type
+    if isinstance(t, TensorType) and t.requires_grad is not None:
+        v.set_type(t.with_requires_grad(None))
 
 
 def _no_grad(v: Value) -> None:

@@ -442,6 +442,50 @@ def _grad_sum_to_size(builder: GradientBuilder, node: Node, grads: list[Value | 
     return [builder.insert("aten::expand", [g, builder.insert("aten::size", [x])]), None]
 
 
+def _mm(
+    builder: GradientBuilder, a: Value, b: Value, *, ta: bool = False, tb: bool = False
+) -> Value:
+    if ta:
+        a = builder.insert("aten::t", [a])
+    if tb:
+        b = builder.insert("aten::t", [b])
+    return builder.insert("aten::mm", [a, b])
+
+
+def _sum(builder: GradientBuilder, terms: list[Value]) -> Value:
+    total = terms[0]
+    for t in terms[1:]:
+        total = builder.insert("aten::add", [total, t])
+    return total
+
+
+@GRADIENTS.rule("prim::MMTreeReduce")
+def _mm_tree_reduce(builder: GradientBuilder, node: Node, grads: list[Value | None]) -> list:
+    """out = Σ lhsᵢ @ rhsᵢ: d lhsᵢ = g @ rhsᵢᵀ, d rhsᵢ = lhsᵢᵀ @ g."""
+    g = grads[0]
+    n = len(node.inputs) // 2
+    lhs, rhs = node.inputs[:n], node.inputs[n:]
+    assert g is not None
+    return [_mm(builder, g, r, tb=True) for r in rhs] + [_mm(builder, x, g, ta=True) for x in lhs]
+
+
+@GRADIENTS.rule("prim::MMBatchSide")
+def _mm_batch_side(builder: GradientBuilder, node: Node, grads: list[Value | None]) -> list:
+    """side 0: outᵢ = A @ Bᵢ, dA = Σ gᵢ @ Bᵢᵀ, dBᵢ = Aᵀ @ gᵢ; side 1: outᵢ = Aᵢ @ B, likewise."""
+    shared, others = node.inputs[0], node.inputs[1:]
+    gs = [
+        g if g is not None else builder.zeros_like(o)
+        for g, o in zip(grads, node.outputs, strict=True)
+    ]
+    if node.i("side") == 0:
+        d_shared = _sum(
+            builder, [_mm(builder, g, b, tb=True) for g, b in zip(gs, others, strict=True)]
+        )
+        return [d_shared] + [_mm(builder, shared, g, ta=True) for g in gs]
+    d_shared = _sum(builder, [_mm(builder, a, g, ta=True) for g, a in zip(gs, others, strict=True)])
+    return [d_shared] + [_mm(builder, g, shared, tb=True) for g in gs]
+
+
 # ---------------------------------------------------------------------------
 # Shapes of what backward graphs use
 

@@ -59,6 +59,9 @@ DERIVATIVE_PRESERVING_PASSES: tuple[str, ...] = (
     "common_subexpression_elimination",
 )
 INFERENCE_PASSES: tuple[str, ...] = ("fuse_graph", "dead_code_elimination")
+#: For backward graphs (`backward=True`), after specialization: rewrites that change only
+#: the strides of results, which no one observes of a gradient.
+BACKWARD_PASSES: tuple[str, ...] = ("transpose_products",)
 AUTODIFF_PASSES: tuple[str, ...] = (
     "canonicalize_chunks",
     "create_autodiff_subgraphs",
@@ -68,6 +71,7 @@ AUTODIFF_PASSES: tuple[str, ...] = (
 FORWARD_GRAPH_PASSES: tuple[str, ...] = (
     "propagate_shapes",
     "common_subexpression_elimination",
+    "batch_mm",
     "fuse_graph",
     "remove_outputs_used_only_in_size",
     "common_subexpression_elimination",
@@ -75,18 +79,27 @@ FORWARD_GRAPH_PASSES: tuple[str, ...] = (
 )
 
 
-def execution_pipeline(*, requires_grad: bool) -> list[str]:
+def execution_pipeline(*, requires_grad: bool, backward: bool = False) -> list[str]:
     """The pass names `optimize_for_execution` runs, in order."""
-    names = [*REQUIRED_PASSES, *SPECIALIZATION_PASSES, *DERIVATIVE_PRESERVING_PASSES]
+    names = [*REQUIRED_PASSES, *SPECIALIZATION_PASSES]
+    if backward:
+        names.extend(BACKWARD_PASSES)
+    names.extend(DERIVATIVE_PRESERVING_PASSES)
     names.extend(AUTODIFF_PASSES if requires_grad else INFERENCE_PASSES)
     return names
 
 
 def optimize_for_execution(
-    graph: Graph, *, requires_grad: bool, grad_enabled: bool, fuse: bool = True
+    graph: Graph,
+    *,
+    requires_grad: bool,
+    grad_enabled: bool,
+    fuse: bool = True,
+    backward: bool = False,
 ) -> None:
     """Optimize a specialized copy of a graph for running (see the module docstring);
-    `fuse=False` leaves out `fuse_graph` (the runtime's fuser switch)."""
+    `fuse=False` leaves out `fuse_graph` (the runtime's fuser switch); `backward=True`
+    for the backward graph of a differentiable graph (`BACKWARD_PASSES`)."""
     log.dump(
         lambda: (
             f"optimizing for execution (requires_grad={requires_grad}, grad_enabled={grad_enabled})"
@@ -94,7 +107,7 @@ def optimize_for_execution(
         graph,
     )
     with cyclic_gc_paused():
-        _run(graph, execution_pipeline(requires_grad=requires_grad), fuse)
+        _run(graph, execution_pipeline(requires_grad=requires_grad, backward=backward), fuse)
         if requires_grad:
             for node in graph.all_nodes():
                 if node.kind is prim.DifferentiableGraph and node.has_attribute("ReverseSubgraph"):

@@ -120,7 +120,9 @@ class DifferentiableGraphOp:
         self.name = f"DifferentiableGraph_{next(_ids)}"
         grad = self.gradient
         self.forward_executor = GraphExecutor(grad.f, f"<forward of {self.name}>")
-        self.backward_executor = GraphExecutor(grad.df, f"<backward of {self.name}>")
+        self.backward_executor = GraphExecutor(
+            grad.df, f"<backward of {self.name}>", optimizer=backward_optimizer
+        )
         self.num_inputs = len(grad.f.inputs)
         self.num_outputs = len(grad.f.outputs)
         self.real = grad.f_real_outputs
@@ -174,6 +176,21 @@ class DifferentiableGraphOp:
         captures = [inputs[i] for i in self.captured_inputs]
         captures += [outs[k] for k in self.captured_outputs]
         node.save(captures)
+
+
+def backward_optimizer(graph: Graph, *, requires_grad: bool, grad_enabled: bool) -> None:
+    """The executor's pipeline, with the rewrites only gradients allow (`BACKWARD_PASSES`)."""
+    import ts_passes
+
+    from ..fusion import fusion_requested
+
+    ts_passes.optimize_for_execution(
+        graph,
+        requires_grad=requires_grad,
+        grad_enabled=grad_enabled,
+        fuse=fusion_requested(),
+        backward=True,
+    )
 
 
 def ops_for(graph: Graph) -> list[DifferentiableGraphOp]:
