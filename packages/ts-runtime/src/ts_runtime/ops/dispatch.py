@@ -57,6 +57,7 @@ from ..autograd.graph import (
     view_geometry,
 )
 from ..tensor import AutogradMeta, Size, Tensor, TensorError, bump_version, wrap
+from .common import check_inplace_overlap, write_inplace
 
 DERIVATIVES: RuleTable = RuleTable("derivative", default=None)
 
@@ -338,6 +339,7 @@ def _record_inplace(info: _OpInfo, args: tuple[Any, ...]) -> Any:
         raise TensorError(
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
+    check_inplace_overlap(target, args)
     functional = info.functional
     if functional is None:
         functional = info.functional = _functional_of(info.op)
@@ -351,9 +353,9 @@ def _record_inplace(info: _OpInfo, args: tuple[Any, ...]) -> Any:
     if base is not None and (
         out_ag is not None or (base._ag is not None and base._ag.requires_grad)
     ):
-        _rebase_view(base, target, out, None if out_ag is None else out_ag.grad_fn)
+        _rebase_view(base, target, out, None if out_ag is None else out_ag.grad_fn, info.op.key)
         return target
-    target._data[...] = out._data
+    write_inplace(target, out._data, info.op.key)
     bump_version(target)
     if out_ag is not None:
         set_history(target, out_ag.grad_fn, out_ag.output_nr)
@@ -373,7 +375,7 @@ def _is_grad_leaf(t: Tensor) -> bool:
     return ag is not None and ag.requires_grad and ag.grad_fn is None
 
 
-def _rebase_view(base: Tensor, view: Tensor, out: Tensor, fn: Any) -> None:
+def _rebase_view(base: Tensor, view: Tensor, out: Tensor, fn: Any, name: str) -> None:
     if _is_grad_leaf(base):
         raise TensorError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -385,7 +387,7 @@ def _rebase_view(base: Tensor, view: Tensor, out: Tensor, fn: Any) -> None:
         )
     geometry = view_geometry(view, base)
     base_edge = edge_of(base)
-    view._data[...] = out._data
+    write_inplace(view, out._data, name)
     bump_version(view)
     copy_slices = CopySlices(base, base_edge, fn, geometry)
     set_history(base, copy_slices, 0)
