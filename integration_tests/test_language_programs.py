@@ -17,6 +17,7 @@ import warnings
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pytest
 from corpus_values import decode, mismatch
 
@@ -47,15 +48,29 @@ def tsjit_programs():
     return _recorder().load_programs(tsjit, "language_programs_tsjit")
 
 
+@cache
+def torch_programs():
+    torch = pytest.importorskip("torch")
+    return _recorder().load_programs(torch, "language_programs_torch")
+
+
 def compiled(row: dict, programs, torch_module):
     if row["kind"] == "function":
         return torch_module.jit.script(getattr(programs, row["name"]))
     eager = getattr(programs, row["name"])(*row["ctor_args"])
     is_script = isinstance(eager, torch_module.jit.ScriptModule)
     module = eager if is_script else torch_module.jit.script(eager)
-    module.load_state_dict({k: decode(v) for k, v in row["state_dict"].items()})
+    state = {k: _tensor(v, torch_module) for k, v in row["state_dict"].items()}
+    module.load_state_dict(state)
     module.eval()
     return module
+
+
+def _tensor(encoded: dict, torch_module):
+    """A recorded tensor as a tensor of `torch_module` (PyTorch or tsjit)."""
+    t = encoded["tensor"]
+    array = np.array(t["data"], dtype=np.dtype(t["dtype"])).reshape(t["shape"])
+    return torch_module.from_numpy(array)
 
 
 def _call(fn, inputs):
@@ -92,7 +107,7 @@ def test_program_agrees_with_pytorch(row):
     import tsjit
 
     recorder = _recorder()
-    theirs_programs = recorder.load_programs(torch, "language_programs_torch")
+    theirs_programs = torch_programs()
     if row.get("torchscript_supported", True):
         theirs = compiled(row, theirs_programs, torch)
     else:
