@@ -28,7 +28,7 @@ from .builtins import builtin_for_object
 from .class_value import NamedTupleClassValue, PythonClassValue
 from .context import EmitContext
 from .conversions import emit_raise, to_bool
-from .dtype_names import DTYPE_CODES
+from .dtype_names import DTYPE_CODES, LAYOUT_CODES, MEMORY_FORMAT_CODES
 from .errors import CallError, NotSupportedError
 from .function_values import (
     ExceptionClassValue,
@@ -301,9 +301,9 @@ class TorchNamespace(SugaredValue):
         special = _TORCH_SPECIAL.get(name)
         if special is not None:
             return special()
-        code = DTYPE_CODES.get(name)
+        code = DTYPE_CODES.get(name, LAYOUT_CODES.get(name, MEMORY_FORMAT_CODES.get(name)))
         if code is not None:
-            return ConstantValue(code)  # a dtype is an int in compiled code
+            return ConstantValue(code)  # a dtype, layout or memory format is an int
         if name in _TORCH_CONSTANTS:
             return ConstantValue(_TORCH_CONSTANTS[name], FloatType.get())
         obj = self.module.__dict__.get(name, _MISSING)
