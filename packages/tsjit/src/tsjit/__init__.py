@@ -15,6 +15,7 @@ compiles and traces, `tsjit.nn` has the modules.
 
 from __future__ import annotations
 
+from math import e, inf, nan, pi
 from typing import Any
 
 import ts_runtime as _runtime
@@ -37,4 +38,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(dir(_runtime)))
 
 
-__all__ = ["jit", "nn", "ops"]
+__all__ = ["e", "inf", "jit", "nan", "nn", "ops", "pi"]
