@@ -11,15 +11,28 @@ from .errors import (
     UndefinedNameError,
     UninitializedVariableError,
 )
-from .jit_api import Final, annotate, export, fork, ignore, is_scripting, is_tracing, unused, wait
+from .jit_api import (
+    Final,
+    annotate,
+    export,
+    fork,
+    ignore,
+    interface,
+    is_scripting,
+    is_tracing,
+    unused,
+    wait,
+)
 from .script import (
     CompilationUnit,
     ScriptCompiler,
     ScriptFunction,
     default_compiler,
     script,
+    script_if_tracing,
     script_source,
 )
+from .script_module import ScriptModule, script_method
 from .tracer import TracerWarning, TracingCheckError, trace
 
 _registrations.register()
@@ -34,6 +47,7 @@ __all__ = [
     "ParseError",
     "ScriptCompiler",
     "ScriptFunction",
+    "ScriptModule",
     "SourceUnavailableError",
     "TracerWarning",
     "TracingCheckError",
@@ -44,9 +58,12 @@ __all__ = [
     "export",
     "fork",
     "ignore",
+    "interface",
     "is_scripting",
     "is_tracing",
     "script",
+    "script_if_tracing",
+    "script_method",
     "script_source",
     "trace",
     "unused",

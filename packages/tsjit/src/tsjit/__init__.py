@@ -16,6 +16,7 @@ CUDA devices can be used.
 
 from __future__ import annotations
 
+from math import e, inf, nan, pi
 from typing import Any
 
 import ts_runtime as _runtime
@@ -38,4 +39,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(dir(_runtime)))
 
 
-__all__ = ["cuda", "jit", "nn", "ops"]
+__all__ = ["cuda", "e", "inf", "jit", "nan", "nn", "ops", "pi"]
