@@ -245,17 +245,21 @@ def implement_factory(*keys: str) -> Callable[[Callable[..., Any]], Callable[...
 
 
 def derivative(
-    *keys: str, saves: Sequence[str] | None = None
+    *keys: str, saves: Sequence[str] | None = None, not_differentiable: Sequence[str] = ()
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a gradient formula for the operators `keys`.
 
     `saves` names the arguments (or "result") the formula reads; they are
     checked for in-place modification before the formula runs. By default
-    every tensor argument is checked.
+    every tensor argument is checked. `not_differentiable` names tensor
+    arguments that get no gradient by definition, as PyTorch declares them
+    (batch norm's running statistics, a loss's class weights), though the
+    result depends on them.
     """
 
     def decorate(formula: Callable[..., Any]) -> Callable[..., Any]:
         formula.saves = None if saves is None else tuple(saves)  # type: ignore[attr-defined]
+        formula.not_differentiable = frozenset(not_differentiable)  # type: ignore[attr-defined]
         for key in keys:
             DERIVATIVES.register(key, formula)
         return formula
