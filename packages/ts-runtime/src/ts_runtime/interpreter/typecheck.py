@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ts_ir import (
+    AnyListType,
+    AnyTupleType,
     AnyType,
     BoolType,
     ClassType,
@@ -69,6 +71,10 @@ def matches(value: Any, t: Type) -> bool:
         )
     if isinstance(t, UnionType):
         return any(matches(value, m) for m in t.types)
+    if isinstance(t, AnyListType):  # `isinstance(x, list)`
+        return isinstance(value, list)
+    if isinstance(t, AnyTupleType):  # `isinstance(x, tuple)`
+        return isinstance(value, tuple)
     if isinstance(t, NumberType):
         return isinstance(value, (int, float, complex))
     if isinstance(t, ComplexType):
