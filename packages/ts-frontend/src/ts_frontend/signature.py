@@ -9,24 +9,38 @@ of such constants.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from ts_ir import BoolType, OptionalType, TensorType, Type
-from ts_schema import Argument
+from ts_ir import BoolType, ClassType, FloatType, OptionalType, TensorType, Type, Value
+from ts_schema import Argument, python_value_type
 
 from . import tree as t
+from .emit_context import FunctionState
 from .errors import FrontendError, FrontendTypeError, NotSupportedError
-from .indexing import IndexingMixin
+from .expressions import ExprEmitter
+from .sugared_value import NOT_CONSTANT, SugaredValue
 
 
-class SignatureEmitter(IndexingMixin):
+class SignatureEmitter:
     """The parameters of the definition being compiled."""
 
-    self_type: Any  # the ClassType of `self` for a method, else None
-    self_value_factory: Any  # makes the sugared value of `self` from its graph input
+    def __init__(
+        self,
+        state: FunctionState,
+        exprs: ExprEmitter,
+        self_type: ClassType | None,
+        self_value: Callable[[Value], SugaredValue] | None,
+    ) -> None:
+        self.state = state
+        self.exprs = exprs
+        self.self_type = self_type  # the ClassType of `self` for a method, else None
+        self.self_value = self_value  # makes the sugared value of `self` from its graph input
 
     def emit_params(self, d: t.Def) -> list[Argument]:
-        g = self.graph
+        state = self.state
+        g = state.graph
+        env = state.env
         params = d.params
         comment_types = d.type_comment.params if d.type_comment is not None else None
         arguments: list[Argument] = []
@@ -35,7 +49,8 @@ class SignatureEmitter(IndexingMixin):
             if not params:
                 raise FrontendError("a method needs a 'self' parameter", d.range)
             v = g.add_input(params[0].name, self.self_type)
-            self.env.set_sugared(params[0].name, self.self_value_factory(v))
+            assert self.self_value is not None
+            env.set_sugared(params[0].name, self.self_value(v))
             arguments.append(Argument(params[0].name, self.self_type))
             start = 1
             if comment_types is not None and len(comment_types) == len(params):
@@ -48,16 +63,16 @@ class SignatureEmitter(IndexingMixin):
             )
         for i, p in enumerate(params[start:]):
             if p.annotation is not None:
-                typ = self.type_of(p.annotation)
+                typ = state.type_of(p.annotation)
             elif comment_types is not None:
-                typ = self.type_of(comment_types[i])
+                typ = state.type_of(comment_types[i])
             else:
                 typ = self.infer_param_type(p)
             default = _NO_DEFAULT
             if p.default is not None:
                 default = self.constant_default(p.default, typ)
             v = g.add_input(p.name, typ)
-            self.env.insert_store(p.name, p.range, v, typ)
+            env.insert_store(p.name, p.range, v, typ)
             kwargs: dict[str, Any] = {"kwarg_only": p.kwarg_only}
             if default is not _NO_DEFAULT:
                 kwargs["default_value"] = default
@@ -67,21 +82,19 @@ class SignatureEmitter(IndexingMixin):
     def infer_param_type(self, p: t.Param) -> Type:
         """An unannotated parameter is a Tensor, unless its default says otherwise."""
         if p.default is not None:
-            value = self.try_constant(p.default)
+            value = self.exprs.try_constant(p.default)
             if isinstance(value, bool):
                 return BoolType.get()
-            if isinstance(value, (int, float, str)) and not isinstance(value, bool):
-                from ts_schema import python_value_type
-
+            if isinstance(value, (int, float, str)):
                 return python_value_type(value)
             if value is None and isinstance(p.default, t.Const):
                 return OptionalType(TensorType.get())
-        self.unannotated.add(p.name)
+        self.state.unannotated.add(p.name)
         return TensorType.get()
 
     def constant_default(self, expr: t.Expr, typ: Type) -> Any:
-        value = self.try_constant(expr)
-        if value is _NOT_CONSTANT:
+        value = self.exprs.try_constant(expr)
+        if value is NOT_CONSTANT:
             raise NotSupportedError(
                 "default values must be constants (numbers, strings, None, or tuples and lists "
                 "of them)",
@@ -97,40 +110,10 @@ class SignatureEmitter(IndexingMixin):
             value = float(value)
         return value
 
-    def try_constant(self, expr: t.Expr) -> Any:
-        """The compile-time value of a literal expression, or `_NOT_CONSTANT`."""
-        if isinstance(expr, t.Const):
-            return expr.value
-        if isinstance(expr, t.Str):
-            return expr.value
-        if isinstance(expr, t.UnaryOp) and expr.op == "-":
-            inner = self.try_constant(expr.operand)
-            if isinstance(inner, (int, float)) and not isinstance(inner, bool):
-                return -inner
-            return _NOT_CONSTANT
-        if isinstance(expr, (t.TupleLiteral, t.ListLiteral)):
-            items = [self.try_constant(e) for e in expr.elts]
-            if any(i is _NOT_CONSTANT for i in items):
-                return _NOT_CONSTANT
-            return tuple(items) if isinstance(expr, t.TupleLiteral) else items
-        if isinstance(expr, (t.Name, t.Attribute)):
-            from .sugared_value import ConstantValue
-
-            try:
-                sv = self.emit_sugared_static(expr)
-            except FrontendError:
-                return _NOT_CONSTANT
-            if isinstance(sv, ConstantValue):
-                return sv.value
-        return _NOT_CONSTANT
-
 
 def _is_float(typ: Type) -> bool:
-    from ts_ir import FloatType
-
     inner = typ.element if isinstance(typ, OptionalType) else typ
     return isinstance(inner, FloatType)
 
 
 _NO_DEFAULT: Any = object()
-_NOT_CONSTANT: Any = object()

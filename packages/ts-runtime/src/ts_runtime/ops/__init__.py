@@ -6,6 +6,8 @@ One module per family of operators; `dispatch` holds the machinery
 
 from . import (  # noqa: F401
     array_kernels,
+    attention,
+    counting,
     creation,
     dicts,
     dispatch,
@@ -17,6 +19,7 @@ from . import (  # noqa: F401
     math_ops,
     nn_composite,
     nn_functional,
+    out_variants,
     pointwise,
     prims,
     random,
@@ -24,8 +27,13 @@ from . import (  # noqa: F401
     resampling,
     scalars,
     shape,
+    special,
     strings,
+    ternary,
 )
+
+# last: every kernel above gets its `out=` overloads
+out_variants.register_all()
 
 #: Eager functions whose Python signature differs from their operator's schema:
 #: factories taking `requires_grad`, `einsum` and `meshgrid` taking tensors as arguments.

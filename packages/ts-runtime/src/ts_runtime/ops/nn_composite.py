@@ -1,4 +1,4 @@
-"""Composite operators of the nn layers: recurrent cells, attention, instance and RMS
+"""Composite operators of the nn layers: recurrent cells, instance and RMS
 normalization, embedding bags and renormalization, feature alpha dropout, and the
 in-place forms of a few activations.
 
@@ -118,58 +118,6 @@ def _simple_cell(activation: str) -> Any:
 
 implements("aten::rnn_tanh_cell", autograd=False)(_simple_cell("aten::tanh"))
 implements("aten::rnn_relu_cell", autograd=False)(_simple_cell("aten::relu"))
-
-
-# ---------------------------------------------------------------------------
-# Attention
-
-
-@implements("aten::scaled_dot_product_attention", autograd=False)
-def scaled_dot_product_attention(
-    query: Tensor,
-    key: Tensor,
-    value: Tensor,
-    attn_mask: Tensor | None = None,
-    dropout_p: float = 0.0,
-    is_causal: bool = False,
-    scale: float | None = None,
-    enable_gqa: bool = False,
-) -> Tensor:
-    """softmax(q k^T * scale + mask) v over the last two dims; a boolean mask says where to
-    attend (True) and where not; `is_causal` masks the positions after each query's."""
-    q_len, k_len = query._data.shape[-2], key._data.shape[-2]
-    if is_causal and attn_mask is not None:
-        raise TensorError(
-            "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True"
-        )
-    factor = 1.0 / math.sqrt(query._data.shape[-1]) if scale is None else scale
-    if enable_gqa and query._data.ndim >= 3:
-        heads, kv_heads = query._data.shape[-3], key._data.shape[-3]
-        if heads % kv_heads:
-            raise TensorError("number of heads in key/value must divide number of heads in query")
-        key = _repeat_heads(key, heads // kv_heads)
-        value = _repeat_heads(value, heads // kv_heads)
-    root = math.sqrt(factor)
-    scores = call("aten::matmul", query * root, (key * root).transpose(-2, -1))
-    if is_causal:
-        allowed = np.tril(np.ones((q_len, k_len), dtype=np.bool_))
-        scores = scores.masked_fill(wrap(~allowed), -math.inf)
-    elif attn_mask is not None:
-        if attn_mask._data.dtype == np.bool_:
-            scores = scores.masked_fill(call("aten::logical_not", attn_mask), -math.inf)
-        else:
-            scores = scores + attn_mask
-    weights = call("aten::softmax", scores, -1)
-    if dropout_p > 0.0:
-        weights = call("aten::dropout", weights, dropout_p, True)
-    return call("aten::matmul", weights, value)
-
-
-def _repeat_heads(x: Tensor, times: int) -> Tensor:
-    """(..., H, S, E) -> (..., H * times, S, E), each head repeated `times` times in place."""
-    shape = list(x._data.shape)
-    expanded = x.unsqueeze(-3).expand([*shape[:-2], times, *shape[-2:]])
-    return expanded.reshape([*shape[:-3], shape[-3] * times, *shape[-2:]])
 
 
 # ---------------------------------------------------------------------------
@@ -432,5 +380,4 @@ __all__ = [
     "instance_norm",
     "lstm_cell",
     "rms_norm",
-    "scaled_dot_product_attention",
 ]
