@@ -4,6 +4,7 @@
     nox -s "tests(ts-ir)"       one package's tests
     nox -s integration          cross-package tests and the conformance corpus
     nox -s oracle               differential tests against PyTorch (skipped if it cannot be installed)
+    nox -s zoo_full             the model zoo at full size against PyTorch (tests marked slow)
     nox -s demo                 the main job: `tsjit demo` on the LSTM cell and the IoU function
     nox -s lint typecheck       ruff and the import layering check, mypy
     nox -s bench                benchmarks, rewriting docs/benchmarks.md
@@ -76,7 +77,16 @@ def tests(session: nox.Session, package: str) -> None:
 def integration(session: nox.Session) -> None:
     """Cross-package tests and the conformance corpus, with every package installed."""
     _install_editable(session, _package_names())
-    session.run("pytest", "-q", "-n", "auto", str(ROOT / "integration_tests"), *session.posargs)
+    session.run(
+        "pytest",
+        "-q",
+        "-n",
+        "auto",
+        "-m",
+        "not slow",
+        str(ROOT / "integration_tests"),
+        *session.posargs,
+    )
 
 
 def _install_torch(session: nox.Session) -> bool:
@@ -103,7 +113,25 @@ def oracle(session: nox.Session) -> None:
         "-n",
         "auto",
         "-m",
-        "oracle",
+        "oracle and not slow",
+        str(ROOT / "integration_tests"),
+        *session.posargs,
+    )
+
+
+@nox.session
+def zoo_full(session: nox.Session) -> None:
+    """The model zoo at its published sizes against PyTorch (the tests marked slow)."""
+    _install_editable(session, _package_names())
+    if not _install_torch(session):
+        session.skip("torch==2.13.0 is not installable here")
+    session.run(
+        "pytest",
+        "-q",
+        "-n",
+        "auto",
+        "-m",
+        "slow",
         str(ROOT / "integration_tests"),
         *session.posargs,
     )
