@@ -6,6 +6,11 @@ and every parameter's gradient, and the SGD update after it PyTorch's parameters
 and ten Adam steps on the CNN and the LSTM language model give PyTorch's losses (rtol 1e-4);
 and `recorded.json` is what PyTorch computes today. The full sizes are marked slow: they run
 in the `zoo_full` nox session.
+
+At the full sizes the training step runs in float64: there, batch normalization over a few
+values per channel (MobileNetV2's last stages see 3x3 maps) makes float32 gradients
+ill-conditioned; PyTorch's own float32 gradients of MobileNetV2's first layer differ from its
+float64 ones by 3% (ours by 2%), while in float64 both libraries agree to 1e-12.
 """
 
 from __future__ import annotations
@@ -60,7 +65,14 @@ def test_scripted_traced_and_pytorch_agree(name, size):
 def test_training_step_gradients_and_update_agree(name, size):
     weights, x, target = _setup(name, size)
     theirs = THEIRS.model(name, size, weights)
-    scripted = tsjit.jit.script(OURS.model(name, size, weights))
+    ours = OURS.model(name, size, weights)
+    rtol = 1e-3
+    if size == "full":
+        theirs.double()
+        ours.double()
+        x = x.astype(np.float64) if x.dtype == np.float32 else x
+        rtol = 1e-7
+    scripted = tsjit.jit.script(ours)
     their_loss, their_grads = training_step(
         THEIRS, theirs, name, THEIRS.tensor(x), THEIRS.tensor(target)
     )
@@ -72,8 +84,8 @@ def test_training_step_gradients_and_update_agree(name, size):
         np.testing.assert_allclose(
             our_grads[key],
             expected,
-            rtol=1e-3,
-            atol=1e-4 * np.abs(expected).max() + 1e-6 * largest,
+            rtol=rtol,
+            atol=0.1 * rtol * np.abs(expected).max() + 1e-3 * rtol * largest,
             err_msg=f"{name} ({size}): gradient of {key}",
         )
     for lib, model in ((THEIRS, theirs), (OURS, scripted)):
@@ -83,8 +95,8 @@ def test_training_step_gradients_and_update_agree(name, size):
         np.testing.assert_allclose(
             numpy_of(p),
             numpy_of(their_params[key]),
-            rtol=1e-5,
-            atol=1e-6,
+            rtol=1e-2 * rtol,
+            atol=1e-3 * rtol,
             err_msg=f"{name} ({size}): {key} after a step",
         )
 
