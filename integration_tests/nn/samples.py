@@ -232,6 +232,38 @@ sample(
     "MaxPool2d", lambda nn: nn.MaxPool2d((2, 3), ceil_mode=True), of(f32(1, 2, 5, 7)), label="ceil"
 )
 sample("MaxPool3d", lambda nn: nn.MaxPool3d(2), of(f32(1, 2, 4, 4, 4)))
+sample(
+    "MaxPool2d",
+    lambda nn: nn.MaxPool2d(3, 2, 1, return_indices=True),
+    of(f32(2, 3, 7, 6)),
+    label="indices",
+)
+sample(
+    "MaxPool1d",
+    lambda nn: nn.MaxPool1d(3, 2, dilation=2, return_indices=True),
+    of(f32(2, 3, 9)),
+    label="indices",
+)
+
+
+def unpool_inputs(shape: tuple[int, ...], kernel: int) -> Inputs:
+    """Pooled values and, for each, a flat index inside its (kernel-strided) window."""
+
+    def make(rng: np.random.RandomState) -> list[np.ndarray]:
+        nd = len(shape) - 2
+        values = rng.standard_normal(shape).astype(np.float32)
+        full = [s * kernel for s in shape[2:]]
+        grids = np.meshgrid(*[np.arange(s) for s in shape[2:]], indexing="ij")
+        coords = [g * kernel + rng.randint(0, kernel, shape) for g in grids]
+        index = np.ravel_multi_index(coords, full) if nd > 1 else coords[0]
+        return [values, np.ascontiguousarray(index).astype(np.int64)]
+
+    return make
+
+
+sample("MaxUnpool1d", lambda nn: nn.MaxUnpool1d(2), unpool_inputs((2, 3, 4), 2))
+sample("MaxUnpool2d", lambda nn: nn.MaxUnpool2d(2), unpool_inputs((2, 3, 3, 4), 2))
+sample("MaxUnpool3d", lambda nn: nn.MaxUnpool3d(2), unpool_inputs((1, 2, 2, 3, 2), 2))
 sample("AvgPool1d", lambda nn: nn.AvgPool1d(3, 2, 1), of(f32(2, 3, 8)))
 sample("AvgPool2d", lambda nn: nn.AvgPool2d(2), of(f32(2, 3, 6, 6)))
 sample(
@@ -248,6 +280,12 @@ sample("AdaptiveAvgPool3d", lambda nn: nn.AdaptiveAvgPool3d(2), of(f32(1, 2, 3, 
 sample("AdaptiveMaxPool1d", lambda nn: nn.AdaptiveMaxPool1d(3), of(f32(2, 3, 7)))
 sample("AdaptiveMaxPool2d", lambda nn: nn.AdaptiveMaxPool2d((2, 3)), of(f32(2, 3, 5, 7)))
 sample("AdaptiveMaxPool3d", lambda nn: nn.AdaptiveMaxPool3d(2), of(f32(1, 2, 3, 4, 5)))
+sample(
+    "AdaptiveMaxPool2d",
+    lambda nn: nn.AdaptiveMaxPool2d((3, 2), return_indices=True),
+    of(f32(2, 3, 7, 5)),
+    label="indices",
+)
 sample("LPPool1d", lambda nn: nn.LPPool1d(2, 3), of(pos(2, 3, 7)))
 sample("LPPool2d", lambda nn: nn.LPPool2d(2, (2, 3), stride=1), of(pos(2, 3, 5, 6)))
 sample("LPPool3d", lambda nn: nn.LPPool3d(3.0, 2), of(pos(1, 2, 4, 4, 4)))

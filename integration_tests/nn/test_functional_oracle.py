@@ -110,6 +110,33 @@ CASES = [
         lambda F, x: F.avg_pool3d(x, 2, ceil_mode=True, count_include_pad=False),
         [f32(1, 2, 5, 5, 5)],
     ),
+    (
+        "max_pool3d_indices",
+        lambda F, x: F.max_pool3d(x, 2, 1, 1, return_indices=True),
+        [f32(1, 2, 3, 4, 3)],
+    ),
+    (
+        "max_pool2d_indices_ceil",
+        lambda F, x: F.max_pool2d_with_indices(x, 3, 2, ceil_mode=True),
+        [f32(2, 2, 6, 7)],
+    ),
+    (
+        "max_unpool2d_output_size",
+        lambda F, x: F.max_unpool2d(
+            *F.max_pool2d(x, 2, return_indices=True), 2, output_size=[5, 7]
+        ),
+        [f32(1, 2, 5, 7)],
+    ),
+    (
+        "max_unpool1d",
+        lambda F, x: F.max_unpool1d(*F.max_pool1d(x, 3, return_indices=True), 3),
+        [f32(2, 2, 9)],
+    ),
+    (
+        "adaptive_max_pool1d_indices",
+        lambda F, x: F.adaptive_max_pool1d(x, 4, return_indices=True),
+        [f32(2, 3, 9)],
+    ),
     ("lp_pool2d_int", lambda F, x: F.lp_pool2d(x.abs() + 0.1, 2.0, 2), [f32(1, 2, 6, 6)]),
     # normalization
     ("instance_norm_stats", lambda F, x: F.instance_norm(x, use_input_stats=True), [f32(2, 3, 5)]),

@@ -1,5 +1,5 @@
 """Resampling operators of the nn layers: upsampling, pixel and channel shuffles, 3-d and
-adaptive max pooling.
+adaptive max pooling, max pooling with indices and max unpooling.
 
 All are composite (registered with `autograd=False`): they call `index_select`,
 `reshape`, `permute`, `amax` and pointwise operators, which record their own
@@ -27,7 +27,7 @@ import numpy as np
 
 from ..tensor import Tensor, TensorError, wrap
 from .dispatch import call, implements
-from .nn_functional import _adaptive_avg_pool, _avg_pool, _max_pool
+from .nn_functional import _adaptive_avg_pool, _avg_pool, _max_pool, _pool_params, _windows
 
 ndarray = np.ndarray
 
@@ -383,5 +383,108 @@ def _adaptive_argmax(x: ndarray, nd: int, sizes: list[int]) -> ndarray:
 implements("aten::adaptive_max_pool1d", autograd=False)(_adaptive_max_pool(1))
 implements("aten::adaptive_max_pool2d", autograd=False)(_adaptive_max_pool(2))
 implements("aten::adaptive_max_pool3d", autograd=False)(_adaptive_max_pool(3))
+
+# ---------------------------------------------------------------------------
+# Max pooling with indices, and its inverse
+
+
+def _max_pool_with_indices(nd: int) -> Callable[..., tuple[Tensor, Tensor]]:
+    """Each window's maximum and, as PyTorch returns it, its flat index in the input plane
+    (the first maximum in the window's row-major order). The values are gathered at those
+    indices, so the gradient goes to the maximum alone, as in PyTorch."""
+
+    def kernel(
+        self: Tensor,
+        kernel_size: Sequence[int],
+        stride: Sequence[int] = (),
+        padding: Sequence[int] = (0,),
+        dilation: Sequence[int] = (1,),
+        ceil_mode: bool = False,
+    ) -> tuple[Tensor, Tensor]:
+        k = _pool_params(list(kernel_size), nd, "kernel_size", positive=True)
+        st = _pool_params(list(stride), nd, "stride", k, positive=True)
+        pad = _pool_params(list(padding), nd, "padding")
+        dil = _pool_params(list(dilation), nd, "dilation", positive=True)
+        view, _ = _windows(self, nd, k, st, pad, dil, ceil_mode, -math.inf)
+        windows = view._data
+        lead = windows.shape[: windows.ndim - 2 * nd]
+        out = windows.shape[windows.ndim - 2 * nd : windows.ndim - nd]
+        flat = windows.reshape(*lead, *out, -1)
+        if flat.dtype.kind == "f":
+            # a NaN is the maximum, as in PyTorch
+            local = np.where(np.isnan(flat).any(-1), np.isnan(flat).argmax(-1), flat.argmax(-1))
+        else:
+            local = flat.argmax(-1)
+        offsets = np.unravel_index(local, k)
+        spatial = self._data.shape[self._data.ndim - nd :]
+        coords = []
+        for i in range(nd):
+            grid_shape = [1] * len(lead) + [1] * nd
+            grid_shape[len(lead) + i] = out[i]
+            starts = (np.arange(out[i]) * st[i] - pad[i]).reshape(grid_shape)
+            coords.append(starts + offsets[i] * dil[i])
+        index = np.ravel_multi_index(
+            [np.broadcast_to(c, local.shape) for c in coords], spatial
+        ).astype(np.int64)
+        planes = self.flatten(self._data.ndim - nd) if nd > 1 else self
+        values = planes.gather(-1, wrap(index.reshape(*lead, -1)))
+        return values.reshape([*lead, *out]), wrap(index)
+
+    kernel.__name__ = f"max_pool{nd}d_with_indices"
+    return kernel
+
+
+for _nd in (1, 2, 3):
+    implements(f"aten::max_pool{_nd}d_with_indices", autograd=False)(_max_pool_with_indices(_nd))
+
+
+def _max_unpool(self: Tensor, indices: Tensor, output_size: Sequence[int], name: str) -> Tensor:
+    """Each value written at its index of a zero plane of `output_size` (the inverse of max
+    pooling with indices)."""
+    nd = len(output_size)
+    x, idx = self._data, indices._data
+    if idx.dtype != np.int64:
+        raise TensorError(f"{name}(): Expected indices to have type Long, got {indices.dtype}")
+    if x.shape != idx.shape:
+        raise TensorError(
+            f"Expected shape of indices to be same as that of the input tensor ({list(x.shape)}) "
+            f"but got indices tensor with shape: {list(idx.shape)}"
+        )
+    if x.ndim not in (nd + 1, nd + 2):
+        raise TensorError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, got {list(x.shape)}")
+    plane = math.prod(output_size)
+    if idx.size and (idx.min() < 0 or idx.max() >= plane):
+        raise TensorError(
+            f"Found an invalid max index: {int(idx.max())} (output volumes are of size "
+            f"{'x'.join(str(s) for s in output_size)}"
+        )
+    lead = list(x.shape[: x.ndim - nd])
+    zeros = wrap(np.zeros((*lead, plane), dtype=x.dtype))
+    flat = self.reshape([*lead, -1])
+    out = zeros.scatter(-1, wrap(idx.reshape(*lead, -1)), flat)
+    return out.reshape([*lead, *output_size])
+
+
+@implements("aten::max_unpool2d", autograd=False)
+def max_unpool2d(self: Tensor, indices: Tensor, output_size: Sequence[int]) -> Tensor:
+    if len(output_size) != 2:
+        raise TensorError("There should be exactly two elements (height, width) in output_size")
+    return _max_unpool(self, indices, list(output_size), "max_unpool2d")
+
+
+@implements("aten::max_unpool3d", autograd=False)
+def max_unpool3d(
+    self: Tensor,
+    indices: Tensor,
+    output_size: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+) -> Tensor:
+    if len(output_size) != 3:
+        raise TensorError(
+            "There should be exactly three elements (depth, height, width) in output_size"
+        )
+    return _max_unpool(self, indices, list(output_size), "max_unpool3d")
+
 
 __all__ = ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]

@@ -12,13 +12,6 @@ from ...tensor import Tensor
 from ._utils import BroadcastingList1, BroadcastingList2, BroadcastingList3, _list_with_default
 
 
-def _no_indices(return_indices: bool) -> None:
-    if return_indices:
-        raise NotImplementedError(
-            "max pooling with return_indices=True is not supported by this runtime"
-        )
-
-
 def max_pool1d(
     input: Tensor,
     kernel_size: BroadcastingList1[int],
@@ -28,10 +21,36 @@ def max_pool1d(
     ceil_mode: bool = False,
     return_indices: bool = False,
 ) -> Tensor:
-    _no_indices(return_indices)
     if stride is None:
         stride = []
+    if return_indices:
+        return call(
+            "aten::max_pool1d_with_indices",
+            input,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            ceil_mode,
+        )
     return call("aten::max_pool1d", input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool1d_with_indices(
+    input: Tensor,
+    kernel_size: BroadcastingList1[int],
+    stride: BroadcastingList1[int] | None = None,
+    padding: BroadcastingList1[int] = 0,
+    dilation: BroadcastingList1[int] = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> tuple[Tensor, Tensor]:
+    """The maxima and their flat indices in each input plane (for `max_unpool1d`)."""
+    if stride is None:
+        stride = []
+    return call(
+        "aten::max_pool1d_with_indices", input, kernel_size, stride, padding, dilation, ceil_mode
+    )
 
 
 def max_pool2d(
@@ -43,10 +62,36 @@ def max_pool2d(
     ceil_mode: bool = False,
     return_indices: bool = False,
 ) -> Tensor:
-    _no_indices(return_indices)
     if stride is None:
         stride = []
+    if return_indices:
+        return call(
+            "aten::max_pool2d_with_indices",
+            input,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            ceil_mode,
+        )
     return call("aten::max_pool2d", input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool2d_with_indices(
+    input: Tensor,
+    kernel_size: BroadcastingList2[int],
+    stride: BroadcastingList2[int] | None = None,
+    padding: BroadcastingList2[int] = 0,
+    dilation: BroadcastingList2[int] = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> tuple[Tensor, Tensor]:
+    """The maxima and their flat indices in each input plane (for `max_unpool2d`)."""
+    if stride is None:
+        stride = []
+    return call(
+        "aten::max_pool2d_with_indices", input, kernel_size, stride, padding, dilation, ceil_mode
+    )
 
 
 def max_pool3d(
@@ -58,10 +103,36 @@ def max_pool3d(
     ceil_mode: bool = False,
     return_indices: bool = False,
 ) -> Tensor:
-    _no_indices(return_indices)
     if stride is None:
         stride = []
+    if return_indices:
+        return call(
+            "aten::max_pool3d_with_indices",
+            input,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            ceil_mode,
+        )
     return call("aten::max_pool3d", input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool3d_with_indices(
+    input: Tensor,
+    kernel_size: BroadcastingList3[int],
+    stride: BroadcastingList3[int] | None = None,
+    padding: BroadcastingList3[int] = 0,
+    dilation: BroadcastingList3[int] = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> tuple[Tensor, Tensor]:
+    """The maxima and their flat indices in each input plane (for `max_unpool3d`)."""
+    if stride is None:
+        stride = []
+    return call(
+        "aten::max_pool3d_with_indices", input, kernel_size, stride, padding, dilation, ceil_mode
+    )
 
 
 def avg_pool1d(
@@ -144,24 +215,123 @@ def adaptive_avg_pool3d(input: Tensor, output_size: BroadcastingList3[int]) -> T
 def adaptive_max_pool1d(
     input: Tensor, output_size: BroadcastingList1[int], return_indices: bool = False
 ) -> Tensor:
-    _no_indices(return_indices)
-    return call("aten::adaptive_max_pool1d", input, output_size)[0]
+    out = call("aten::adaptive_max_pool1d", input, output_size)
+    return out if return_indices else out[0]
 
 
 def adaptive_max_pool2d(
     input: Tensor, output_size: BroadcastingList2[int], return_indices: bool = False
 ) -> Tensor:
-    _no_indices(return_indices)
-    size = _list_with_default(output_size, list(input.shape))
-    return call("aten::adaptive_max_pool2d", input, size)[0]
+    out = call(
+        "aten::adaptive_max_pool2d", input, _list_with_default(output_size, list(input.shape))
+    )
+    return out if return_indices else out[0]
 
 
 def adaptive_max_pool3d(
     input: Tensor, output_size: BroadcastingList3[int], return_indices: bool = False
 ) -> Tensor:
-    _no_indices(return_indices)
-    size = _list_with_default(output_size, list(input.shape))
-    return call("aten::adaptive_max_pool3d", input, size)[0]
+    out = call(
+        "aten::adaptive_max_pool3d", input, _list_with_default(output_size, list(input.shape))
+    )
+    return out if return_indices else out[0]
+
+
+def _unpool_output_size(
+    input: Tensor,
+    kernel_size: list[int],
+    stride: list[int],
+    padding: list[int],
+    output_size: list[int] | None,
+) -> list[int]:
+    """The unpooled size: (in - 1) * stride - 2 * padding + kernel per dim, or `output_size`
+    (with or without its batch and channel dims) when it is within a stride of that."""
+    n = len(kernel_size)
+    default: list[int] = []
+    for d in range(n):
+        default.append(
+            (input.size(input.dim() - n + d) - 1) * stride[d] + kernel_size[d] - 2 * padding[d]
+        )
+    if output_size is None:
+        return default
+    if len(output_size) == n + 2:
+        output_size = output_size[2:]
+    if len(output_size) != n:
+        raise ValueError(
+            "output_size should be a sequence containing "
+            + str(n)
+            + " or "
+            + str(n + 2)
+            + " elements, but it has a length of "
+            + str(len(output_size))
+        )
+    for d in range(n):
+        low = default[d] - stride[d]
+        high = default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(
+                "invalid output_size "
+                + str(output_size)
+                + " (dim "
+                + str(d)
+                + " must be between "
+                + str(low)
+                + " and "
+                + str(high)
+                + ")"
+            )
+    return list(output_size)
+
+
+def _unpool_geometry(
+    kernel_size: int | list[int], stride: int | list[int] | None, padding: int | list[int], n: int
+) -> tuple[list[int], list[int], list[int]]:
+    k = _expand(kernel_size, n)
+    s = k if stride is None else _expand(stride, n)
+    return k, s, _expand(padding, n)
+
+
+def max_unpool1d(
+    input: Tensor,
+    indices: Tensor,
+    kernel_size: int | list[int],
+    stride: int | list[int] | None = None,
+    padding: int | list[int] = 0,
+    output_size: list[int] | None = None,
+) -> Tensor:
+    """The inverse of `max_pool1d(..., return_indices=True)`: values at their indices, zeros
+    elsewhere."""
+    k, s, p = _unpool_geometry(kernel_size, stride, padding, 1)
+    size = _unpool_output_size(input, k, s, p, output_size)
+    size.append(1)
+    out = call("aten::max_unpool2d", input.unsqueeze(-1), indices.unsqueeze(-1), size)
+    return out.squeeze(-1)
+
+
+def max_unpool2d(
+    input: Tensor,
+    indices: Tensor,
+    kernel_size: int | list[int],
+    stride: int | list[int] | None = None,
+    padding: int | list[int] = 0,
+    output_size: list[int] | None = None,
+) -> Tensor:
+    k, s, p = _unpool_geometry(kernel_size, stride, padding, 2)
+    size = _unpool_output_size(input, k, s, p, output_size)
+    return call("aten::max_unpool2d", input, indices, size)
+
+
+def max_unpool3d(
+    input: Tensor,
+    indices: Tensor,
+    kernel_size: int | list[int],
+    stride: int | list[int] | None = None,
+    padding: int | list[int] = 0,
+    output_size: list[int] | None = None,
+) -> Tensor:
+    k, s, p = _unpool_geometry(kernel_size, stride, padding, 3)
+    size = _unpool_output_size(input, k, s, p, output_size)
+    return call("aten::max_unpool3d", input, indices, size, s, p)
 
 
 def _lp_pool(pooled: Tensor, norm_type: float, kernel_elements: int) -> Tensor:
@@ -236,6 +406,12 @@ __all__ = [
     "lp_pool2d",
     "lp_pool3d",
     "max_pool1d",
+    "max_pool1d_with_indices",
     "max_pool2d",
+    "max_pool2d_with_indices",
     "max_pool3d",
+    "max_pool3d_with_indices",
+    "max_unpool1d",
+    "max_unpool2d",
+    "max_unpool3d",
 ]

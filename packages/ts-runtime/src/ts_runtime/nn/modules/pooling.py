@@ -1,8 +1,9 @@
 """Pooling layers: max, average, adaptive and power-average, in one to three dimensions.
 
 The geometry is kept as given (an int or a tuple), as PyTorch keeps it; a
-missing stride is the kernel size. Max pooling with `return_indices=True`
-is not supported yet (its forward raises).
+missing stride is the kernel size. With `return_indices=True`, max pooling
+returns the maxima and their flat indices in each input plane, which
+`MaxUnpool` takes.
 """
 
 from __future__ import annotations
@@ -35,12 +36,6 @@ class _MaxPoolNd(Module):
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
 
-    def _no_indices(self) -> None:
-        if self.return_indices:
-            raise NotImplementedError(
-                "max pooling with return_indices=True is not supported by this runtime"
-            )
-
     def extra_repr(self) -> str:
         return (
             f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
@@ -54,24 +49,33 @@ def _plain(value: Any) -> Any:
 
 
 class MaxPool1d(_MaxPoolNd):
-    def forward(self, input: Tensor) -> Tensor:
-        self._no_indices()
+    def forward(self, input: Tensor):
+        if self.return_indices:
+            return F.max_pool1d_with_indices(
+                input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
+            )
         return F.max_pool1d(
             input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
         )
 
 
 class MaxPool2d(_MaxPoolNd):
-    def forward(self, input: Tensor) -> Tensor:
-        self._no_indices()
+    def forward(self, input: Tensor):
+        if self.return_indices:
+            return F.max_pool2d_with_indices(
+                input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
+            )
         return F.max_pool2d(
             input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
         )
 
 
 class MaxPool3d(_MaxPoolNd):
-    def forward(self, input: Tensor) -> Tensor:
-        self._no_indices()
+    def forward(self, input: Tensor):
+        if self.return_indices:
+            return F.max_pool3d_with_indices(
+                input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
+            )
         return F.max_pool3d(
             input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode
         )
@@ -200,29 +204,29 @@ class _AdaptiveMaxPoolNd(_AdaptivePoolNd):
         super().__init__(output_size)
         self.return_indices = return_indices
 
-    def _no_indices(self) -> None:
-        if self.return_indices:
-            raise NotImplementedError(
-                "adaptive max pooling with return_indices=True is not supported by this runtime"
-            )
-
 
 class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
-    def forward(self, input: Tensor) -> Tensor:
-        self._no_indices()
-        return call("aten::adaptive_max_pool1d", input, self.output_size)[0]
+    def forward(self, input: Tensor):
+        out = call("aten::adaptive_max_pool1d", input, self.output_size)
+        if self.return_indices:
+            return out
+        return out[0]
 
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
-    def forward(self, input: Tensor) -> Tensor:
-        self._no_indices()
-        return call("aten::adaptive_max_pool2d", input, self.output_size)[0]
+    def forward(self, input: Tensor):
+        out = call("aten::adaptive_max_pool2d", input, self.output_size)
+        if self.return_indices:
+            return out
+        return out[0]
 
 
 class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
-    def forward(self, input: Tensor) -> Tensor:
-        self._no_indices()
-        return call("aten::adaptive_max_pool3d", input, self.output_size)[0]
+    def forward(self, input: Tensor):
+        out = call("aten::adaptive_max_pool3d", input, self.output_size)
+        if self.return_indices:
+            return out
+        return out[0]
 
 
 class _LPPoolNd(Module):
@@ -270,6 +274,63 @@ class LPPool3d(_LPPoolNd):
         )
 
 
+class _MaxUnpoolNd(Module):
+    def __init__(self, kernel_size: Any, stride: Any, padding: Any, n: int) -> None:
+        super().__init__()
+        self.kernel_size = _as_list(kernel_size, n)
+        self.stride = _as_list(stride if stride is not None else kernel_size, n)
+        self.padding = _as_list(padding, n)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+def _as_list(value: Any, n: int) -> list[int]:
+    return [value] * n if isinstance(value, int) else list(value)
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """The inverse of `MaxPool1d(..., return_indices=True)`: zeros except at the indices."""
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        super().__init__(kernel_size, stride, padding, 1)
+
+    def forward(
+        self, input: Tensor, indices: Tensor, output_size: list[int] | None = None
+    ) -> Tensor:
+        return F.max_unpool1d(
+            input, indices, self.kernel_size, self.stride, self.padding, output_size
+        )
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """The inverse of `MaxPool2d(..., return_indices=True)`."""
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        super().__init__(kernel_size, stride, padding, 2)
+
+    def forward(
+        self, input: Tensor, indices: Tensor, output_size: list[int] | None = None
+    ) -> Tensor:
+        return F.max_unpool2d(
+            input, indices, self.kernel_size, self.stride, self.padding, output_size
+        )
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """The inverse of `MaxPool3d(..., return_indices=True)`."""
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
+        super().__init__(kernel_size, stride, padding, 3)
+
+    def forward(
+        self, input: Tensor, indices: Tensor, output_size: list[int] | None = None
+    ) -> Tensor:
+        return F.max_unpool3d(
+            input, indices, self.kernel_size, self.stride, self.padding, output_size
+        )
+
+
 __all__ = [
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
@@ -286,4 +347,7 @@ __all__ = [
     "MaxPool1d",
     "MaxPool2d",
     "MaxPool3d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+    "MaxUnpool3d",
 ]
