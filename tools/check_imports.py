@@ -26,7 +26,16 @@ LAYERS: dict[str, list[tuple[str, list[str]]]] = {
     "ts_frontend": [
         (
             "base",
-            ["errors", "kinds", "tree", "refinement", "tracing_state", "jit_api", "registrations"],
+            [
+                "errors",
+                "kinds",
+                "dtype_names",
+                "tree",
+                "refinement",
+                "tracing_state",
+                "jit_api",
+                "registrations",
+            ],
         ),
         ("syntax", ["sources", "strings", "parser", "ast_builder"]),
         ("types", ["resolver", "type_annotations", "python_signature"]),

@@ -24,6 +24,7 @@ from ts_ir import (
     TensorType,
     TupleType,
     Value,
+    unify_type_list,
 )
 
 from .context import EmitContext
@@ -287,10 +288,23 @@ def _tuple(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> Su
 
 
 def _dict(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+    """`dict()`, `dict(pairs)`, `dict(mapping)`, `dict(k=v, ...)`, `dict(mapping, k=v, ...)`."""
+    if len(args) > 1:
+        raise CallError("dict() expects at most one positional argument", loc)
     if not args and not kwargs:
         return SimpleValue(empty_dict(ctx, loc, None))
-    values, kw = values_of(ctx, args), kwarg_values(ctx, kwargs)
-    return SimpleValue(ctx.call_builtin("aten::dict", values, kw, loc))
+    kw = kwarg_values(ctx, kwargs)
+    if not args:
+        value_type = unify_type_list(v.type for v in kw.values())
+        if value_type is None:
+            raise FrontendTypeError("the values of dict(k=v, ...) must have one type", loc)
+        keys = [ctx.constant(k, kwargs[k].loc) for k in kw]
+        node = ctx.graph.create_dict(StringType.get(), value_type, keys, list(kw.values()))
+        return SimpleValue(ctx.insert(node, loc).output())
+    out = ctx.call_builtin("aten::dict", values_of(ctx, args), {}, loc)
+    for k, v in kw.items():  # `dict(mapping, k=v)`: a copy, then each keyword set
+        ctx.call_builtin("aten::_set_item", [out, ctx.constant(k, kwargs[k].loc), v], {}, loc)
+    return SimpleValue(out)
 
 
 def empty_dict(ctx: EmitContext, loc: SourceRange, typ: DictType | None) -> Value:

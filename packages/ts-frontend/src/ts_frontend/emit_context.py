@@ -25,6 +25,7 @@ from ts_ir import (
     OptionalType,
     SourceRange,
     TensorType,
+    TupleType,
     Type,
     UnionType,
     Value,
@@ -40,7 +41,7 @@ from ts_schema import (
 
 from . import tree as t
 from .context import Compiler
-from .environment import Environment
+from .environment import Environment, meaningful_name
 from .errors import CallError
 from .kinds import LIST_CONSTRUCT, LOAD
 from .refinement import CondValue, Refinement
@@ -128,7 +129,11 @@ class FunctionState:
         if out is None:
             return self.constant(None, loc)
         if isinstance(out, tuple):
-            return self.insert(g.create_tuple(list(out)), loc).output()
+            tup = self.insert(g.create_tuple(list(out)), loc).output()
+            names = [r.name for r in op.schema.returns] if isinstance(op, Operator) else []
+            if names and all(names):  # `torch.max(x, 1).values`: a named tuple
+                tup.set_type(TupleType([v.type for v in out], names))
+            return tup
         return out
 
     def unannotated_hint(self, value: Value) -> str | None:
@@ -196,7 +201,10 @@ class FunctionState:
             if not isinstance(found, SimpleValue):
                 continue
             cast = self.insert(self.graph.create_unchecked_cast(found.value, r.type), None)
-            env.insert_store(r.name, loc, cast.output(), r.type)
+            refined = cast.output()
+            if meaningful_name(r.name):
+                refined.set_debug_name(r.name)  # TorchScript's setVar names it after the variable
+            env.insert_store(r.name, loc, refined, r.type)
 
 
 _MATCHED: dict[Any, int] = {}

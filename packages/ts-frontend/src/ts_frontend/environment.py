@@ -37,8 +37,13 @@ DeferredError = Callable[[SourceRange], FrontendError]
 
 
 def meaningful_name(name: str) -> bool:
-    """Names the emitter makes up (`$iter`) do not name values."""
-    return not name.startswith("$")
+    """Whether a variable's name should name its values, as TorchScript's `meaningfulName`:
+    not names the emitter makes up (`$iter`), nor temporaries of printed code (`_`, `_0`)."""
+    if not name or name[0] == "$":
+        return False
+    if name[0] != "_":
+        return True
+    return not name[1:].isdigit() and name != "_"
 
 
 class Frame:

@@ -17,6 +17,7 @@ emitter uses them through it.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -361,6 +362,14 @@ class ExprEmitter:
             if isinstance(inner, (int, float)) and not isinstance(inner, bool):
                 return -inner
             return NOT_CONSTANT
+        if isinstance(expr, t.BinOp) and expr.op in _FOLDABLE:
+            lhs, rhs = self.try_constant(expr.left), self.try_constant(expr.right)
+            if _is_number(lhs) and _is_number(rhs):
+                try:
+                    return _FOLDABLE[expr.op](lhs, rhs)
+                except (ArithmeticError, ValueError):
+                    return NOT_CONSTANT
+            return NOT_CONSTANT
         if isinstance(expr, (t.TupleLiteral, t.ListLiteral)):
             items = [self.try_constant(e) for e in expr.elts]
             if any(i is NOT_CONSTANT for i in items):
@@ -391,6 +400,22 @@ class ExprEmitter:
                 raise FrontendError("not a constant", expr.range)
             return base.attr(self.state, expr.range, expr.name)
         raise FrontendError("not a constant", expr.range)
+
+
+#: operators of a constant expression (`beta: float = 1. / 9` in a source string)
+_FOLDABLE: dict[str, Callable[[Any, Any], Any]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
+    "**": operator.pow,
+}
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 _EXPRESSIONS: tuple[type, ...] = (

@@ -22,6 +22,17 @@ from .tracing_state import current_tracing_state
 class ScriptFunction(ts_runtime.Function):
     """A compiled function: call it like the Python function it came from."""
 
+    _qualified_name: str | None = None
+
+    @property
+    def qualified_name(self) -> str:
+        """`__torch__.<module>.<name>` for a compiled Python function, else its name."""
+        return self._qualified_name or self.name
+
+    @qualified_name.setter
+    def qualified_name(self, value: str) -> None:
+        self._qualified_name = value
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         state = current_tracing_state()
         if state is not None:

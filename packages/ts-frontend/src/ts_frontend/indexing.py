@@ -161,7 +161,11 @@ class SubscriptEmitter:
     def emit_int_and_slice_indexing(
         self, e: t.Subscript, v: Value
     ) -> tuple[Value, list[Value | None]]:
-        """Apply int, slice, None and `...` indices; the tensor indices left to apply."""
+        """Apply int, slice, None and `...` indices; the tensor indices left to apply.
+
+        Indices after `...` count from the last dimension, as TorchScript emits them:
+        `x[..., 0, None]` is `unsqueeze(select(x, -1, 0), -1)`.
+        """
         indices = e.indices
         ellipsis = [i for i, x in enumerate(indices) if isinstance(x, t.Dots)]
         if len(ellipsis) > 1:
@@ -171,14 +175,12 @@ class SubscriptEmitter:
         sliced = v
         dim = 0
         for x in indices[:split]:
-            sliced, dim = self._apply_index(sliced, x, dim, e.range, tensor_indices, forward=True)
+            sliced, dim = self._apply_index(sliced, x, dim, e.range, tensor_indices)
         if ellipsis:
-            dim = -1
-            after: list[Value | None] = []
-            for x in reversed(indices[split + 1 :]):
-                sliced, dim = self._apply_index(sliced, x, dim, e.range, after, forward=False)
-            if after:
-                raise NotSupportedError("tensor indices after '...' are not supported", e.range)
+            after = indices[split + 1 :]
+            dim = -sum(1 for x in after if not _is_none_literal(x))
+            for x in after:
+                sliced, dim = self._apply_index(sliced, x, dim, e.range, None)
         while tensor_indices and tensor_indices[-1] is None:
             tensor_indices.pop()
         return sliced, tensor_indices
@@ -189,36 +191,44 @@ class SubscriptEmitter:
         x: t.Expr,
         dim: int,
         loc: SourceRange,
-        tensor_indices: list[Value | None],
-        *,
-        forward: bool,
+        tensor_indices: list[Value | None] | None,
     ) -> tuple[Value, int]:
+        """Apply index `x` at dimension `dim`; the result and the next dimension.
+
+        `tensor_indices` is None after `...`: there `dim` counts from the end, so a new
+        axis goes before it (`unsqueeze(dim - 1)`) and tensor indices are refused, as
+        TorchScript refuses them.
+        """
         state = self.state
         call, constant = state.call_builtin, state.constant
-        step = 1 if forward else -1
+        from_end = tensor_indices is None
         if isinstance(x, t.Slice):
             bounds = self._slice_bounds(x)
             out = call("aten::slice", [sliced, constant(dim, loc), *bounds], {}, loc)
-            tensor_indices.append(None)
-            return out, dim + step
-        if isinstance(x, t.Const) and x.value is None:
-            at = dim if forward else dim + 1 if dim != -1 else -1
+            if tensor_indices is not None:
+                tensor_indices.append(None)
+            return out, dim + 1
+        index = None if _is_none_literal(x) else self.exprs.emit_expr(x)
+        if index is None or isinstance(index.type, NoneType):
+            if from_end and index is not None:
+                raise NotSupportedError("after '...', write a new axis as a literal None", x.range)
+            at = dim - 1 if from_end else dim
             out = call("aten::unsqueeze", [sliced, constant(at, loc)], {}, loc)
-            tensor_indices.append(None)
-            return out, dim + step
-        index = self.exprs.emit_expr(x)
+            if tensor_indices is not None:
+                tensor_indices.append(None)
+                return out, dim + 1
+            return out, dim
         typ = index.type
         if isinstance(typ, IntType):
-            return call("aten::select", [sliced, constant(dim, loc), index], {}, loc), dim
+            out = call("aten::select", [sliced, constant(dim, loc), index], {}, loc)
+            return out, dim + 1 if from_end else dim
         if isinstance(typ, (TensorType, ListType, OptionalType)):
+            if tensor_indices is None:
+                raise NotSupportedError("tensor indices after '...' are not supported", x.range)
             if isinstance(typ, ListType):
                 index = call("aten::tensor", [index], {}, loc)
             tensor_indices.append(index)
-            return sliced, dim + step
-        if isinstance(typ, NoneType):
-            out = call("aten::unsqueeze", [sliced, constant(dim, loc)], {}, loc)
-            tensor_indices.append(None)
-            return out, dim + step
+            return sliced, dim + 1
         raise FrontendTypeError(
             f"unsupported index of type '{typ.annotation_str()}' for a tensor",
             x.range,
@@ -311,3 +321,7 @@ class SubscriptEmitter:
             )
         key = self.exprs.emit_expr(target.indices[0])
         self.state.call_builtin("aten::Delete", [base, key], {}, target.range)
+
+
+def _is_none_literal(x: t.Expr) -> bool:
+    return isinstance(x, t.Const) and x.value is None

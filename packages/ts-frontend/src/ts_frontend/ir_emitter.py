@@ -18,7 +18,7 @@ does. The cleanup passes finish the graph.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ts_ir import (
@@ -94,13 +94,16 @@ class FunctionEmitter:
         name: str | None = None,
         self_type: ClassType | None = None,
         self_value_factory: Callable[[Value], SugaredValue] | None = None,
+        defaults: Mapping[str, Any] | None = None,
     ) -> None:
         self.definition = definition
         self.name = name or definition.name
         self.state = FunctionState(compiler, resolver, self.name)
         self.graph = self.state.graph
         self.exprs = ExprEmitter(self.state)
-        self.signature = SignatureEmitter(self.state, self.exprs, self_type, self_value_factory)
+        self.signature = SignatureEmitter(
+            self.state, self.exprs, self_type, self_value_factory, defaults
+        )
         self.declared_return: Type | None = None
         self.merged_return: Type | None = None
         self._visitors = {cls: getattr(self, "visit_" + cls.__name__) for cls in _STATEMENTS}

@@ -50,7 +50,7 @@ from .functions import PythonFunction, ScriptFunction
 from .ir_emitter import FunctionEmitter
 from .module_value import ModuleValue
 from .parser import parse_def
-from .python_signature import schema_of_python_function
+from .python_signature import python_defaults, schema_of_python_function
 from .resolver import FunctionResolver, NamespaceResolver
 from .sugared_value import SugaredValue
 from .type_annotations import TypeReader, type_from_python
@@ -378,10 +378,12 @@ class ModuleTypes:
         c.compiling.add(name)
         try:
             builtin = _builtin_method(c.py_class, name)
+            defaults = None
             if builtin is not None:
                 definition, resolver = builtin
             else:
                 definition, resolver = def_of_function(py), FunctionResolver(py)
+                defaults = python_defaults(py)
             emitter = FunctionEmitter(
                 self.compiler,
                 resolver,
@@ -389,6 +391,7 @@ class ModuleTypes:
                 name=name,
                 self_type=c.class_type,
                 self_value_factory=lambda v: ModuleValue(v, c),
+                defaults=defaults,
             )
             graph, schema = emitter.emit()
         except FrontendError as exc:

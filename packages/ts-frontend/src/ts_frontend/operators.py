@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from ts_ir import ListType, SourceRange, TensorType, Value
+from ts_ir import IntType, ListType, SourceRange, StringType, TensorType, Value
 
 from .context import EmitContext
 
@@ -44,6 +44,13 @@ INPLACE = {
 
 def binary_op(ctx: EmitContext, op: str, lhs: Value, rhs: Value, loc: SourceRange) -> Value:
     """`lhs op rhs`."""
+    if isinstance(lhs.type, StringType):
+        if op == "%":  # `"%d items" % n`, `"%s: %s" % (k, v)`
+            return ctx.call_builtin("aten::percentFormat", [lhs, rhs], {}, loc)
+        if op == "*" and isinstance(rhs.type, IntType):
+            return _repeat_string(ctx, lhs, rhs, loc)
+    if op == "*" and isinstance(rhs.type, StringType) and isinstance(lhs.type, IntType):
+        return _repeat_string(ctx, rhs, lhs, loc)
     if op == "//":
         tensor = isinstance(lhs.type, TensorType) or isinstance(rhs.type, TensorType)
         symbol = "aten::floor_divide" if tensor else "aten::floordiv"
@@ -62,3 +69,11 @@ def augmented_op(ctx: EmitContext, op: str, lhs: Value, rhs: Value, loc: SourceR
     if isinstance(lhs.type, ListType) and op == "*":
         return ctx.call_builtin("aten::mul_", [lhs, rhs], {}, loc)
     return binary_op(ctx, op, lhs, rhs, loc)
+
+
+def _repeat_string(ctx: EmitContext, s: Value, n: Value, loc: SourceRange) -> Value:
+    """`s * n` as `"".join([s] * n)`: TorchScript has no operator repeating a string."""
+    g = ctx.graph
+    one = ctx.insert(g.create_list(StringType.get(), [s]), loc).output()
+    repeated = ctx.call_builtin("aten::mul", [one, n], {}, loc)
+    return ctx.call_builtin("aten::join", [ctx.constant("", loc), repeated], {}, loc)

@@ -26,6 +26,7 @@ from ts_schema import registry
 from . import jit_api
 from .builtins import builtin_for_object
 from .context import EmitContext
+from .dtype_names import DTYPE_CODES
 from .errors import CallError, NotSupportedError
 from .function_values import (
     ExceptionClassValue,
@@ -36,6 +37,7 @@ from .function_values import (
     is_operator_function,
 )
 from .sugared_value import (
+    NOT_CONSTANT,
     BuiltinFunction,
     ConstantValue,
     NamedValue,
@@ -47,6 +49,7 @@ from .sugared_value import (
 )
 
 _MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "tau": math.tau}
+_TORCH_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
 _TORCH_MODULES = frozenset({"tsjit", "ts_runtime", "torch"})
 _JIT_MODULES = frozenset({"tsjit.jit", "torch.jit", "ts_frontend", "ts_frontend.jit_api"})
 _FUNCTIONAL_MODULES = frozenset(
@@ -74,6 +77,9 @@ def to_sugared(obj: Any, loc: SourceRange | None = None, name: str = "") -> Suga
     jit = _JIT_FUNCTIONS.get(id(obj))
     if jit is not None and jit[0] is obj:
         return jit[1]()
+    alias = _torch_alias(obj)
+    if alias is not None:
+        return alias
     if isinstance(obj, type):
         if issubclass(obj, BaseException):
             return ExceptionClassValue(obj)
@@ -111,6 +117,46 @@ def to_sugared(obj: Any, loc: SourceRange | None = None, name: str = "") -> Suga
     )
 
 
+def _torch_alias(obj: Any) -> SugaredValue | None:
+    """What `obj` means when it is a callable of the torch namespace or of `nn.functional`
+    under another name (`conv2d = F.conv2d`, `tensor = torch.tensor`): the callable itself."""
+    name = getattr(obj, "__name__", None)
+    if not isinstance(name, str) or not callable(obj):
+        return None
+    torch_module = sys.modules.get("ts_runtime")
+    if torch_module is not None and torch_module.__dict__.get(name) is obj:
+        special = _TORCH_SPECIAL.get(name)
+        if special is not None:
+            return special()
+        if registry.has(f"aten::{name}"):
+            return BuiltinFunction(f"aten::{name}", name=f"torch.{name}")
+    functional = sys.modules.get("ts_runtime.nn.functional")
+    if functional is not None and functional.__dict__.get(name) is obj:
+        if inspect.isfunction(obj) and registry.has(f"aten::{name}"):
+            return FunctionalFunction(obj, f"aten::{name}")
+    return None
+
+
+def python_constant(obj: Any) -> Any:
+    """A Python value as a constant of compiled code (a parameter's default), or
+    `NOT_CONSTANT`: numbers, strings, None, devices, dtypes (ints), and tuples and lists
+    of them."""
+    if obj is None or isinstance(obj, Device):
+        return obj
+    if isinstance(obj, bool):
+        return bool(obj)
+    if isinstance(obj, int):
+        return int(obj)  # a dtype is an int subclass
+    if isinstance(obj, (float, str, complex)):
+        return type(obj)(obj) if type(obj) in _SCALAR_TYPES else obj
+    if isinstance(obj, (tuple, list)):
+        items = [python_constant(x) for x in obj]
+        if any(x is NOT_CONSTANT for x in items):
+            return NOT_CONSTANT
+        return tuple(items) if isinstance(obj, tuple) else items
+    return NOT_CONSTANT
+
+
 def _plain(x: Any) -> Any:
     if isinstance(x, bool):
         return bool(x)
@@ -133,6 +179,8 @@ def module_value(module: types.ModuleType) -> SugaredValue:
     name = module.__name__
     if name == "math":
         return MathModule()
+    if name == "warnings":
+        return WarningsModule()
     if name in _TORCH_MODULES:
         return TorchNamespace(module)
     if name in _JIT_MODULES:
@@ -194,6 +242,43 @@ class MathModule(SugaredValue):
         raise NotSupportedError(f"math.{name} is not supported in compiled code", loc)
 
 
+class WarningsModule(SugaredValue):
+    """`warnings`: `warnings.warn(message)` is `aten::warn(message, stacklevel)`."""
+
+    kind = "module 'warnings'"
+
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
+        if name == "warn":
+            return WarnValue()
+        raise NotSupportedError(f"warnings.{name} is not supported in compiled code", loc)
+
+
+class WarnValue(SugaredValue):
+    """`warnings.warn(message, category=None, stacklevel=1)`; the category is not kept."""
+
+    kind = "function 'warnings.warn'"
+
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        named = dict(zip(("message", "category", "stacklevel"), args, strict=False))
+        for key, arg in kwargs.items():
+            if key not in ("message", "category", "stacklevel") or key in named:
+                raise CallError(f"warnings.warn() got an unexpected argument '{key}'", arg.loc)
+            named[key] = arg
+        if "message" not in named or len(args) > 3:
+            raise CallError("warnings.warn() expects a message", loc)
+        message = named["message"].value(ctx)
+        stacklevel = named["stacklevel"].value(ctx) if "stacklevel" in named else None
+        values = [message] if stacklevel is None else [message, stacklevel]
+        ctx.call_builtin("aten::warn", values, {}, loc)
+        return ConstantValue(None)
+
+
 class TorchNamespace(SugaredValue):
     """The torch-shaped namespace (`tsjit`, `ts_runtime`): dtypes, operators, submodules."""
 
@@ -211,9 +296,12 @@ class TorchNamespace(SugaredValue):
         special = _TORCH_SPECIAL.get(name)
         if special is not None:
             return special()
+        code = DTYPE_CODES.get(name)
+        if code is not None:
+            return ConstantValue(code)  # a dtype is an int in compiled code
+        if name in _TORCH_CONSTANTS:
+            return ConstantValue(_TORCH_CONSTANTS[name], FloatType.get())
         obj = self.module.__dict__.get(name, _MISSING)
-        if obj is not _MISSING and isinstance(obj, int) and type(obj).__name__ == "dtype":
-            return ConstantValue(int(obj))
         if obj is not _MISSING and isinstance(obj, types.ModuleType):
             return module_value(obj)
         symbol = f"aten::{name}"

@@ -31,6 +31,7 @@ from .function_values import FunctionValue
 from .functions import PythonFunction, ScriptFunction
 from .ir_emitter import FunctionEmitter
 from .parser import parse_source
+from .python_signature import python_defaults, schema_of_python_function
 from .resolver import MISSING, ChainedResolver, FunctionResolver, NamespaceResolver, Resolver
 from .sugared_value import NamedValue, SimpleValue, SugaredValue, kwarg_values, values_of
 
@@ -125,7 +126,10 @@ class ScriptCompiler:
                     definition = def_of_function(fn)
                     qualified = f"{fn.__module__}.{fn.__qualname__}"
                     name = self.unique_name(fn.__name__, qualified)
-                    compiled = self.compile_definition(definition, FunctionResolver(fn), name=name)
+                    compiled = self.compile_definition(
+                        definition, FunctionResolver(fn), name=name, defaults=python_defaults(fn)
+                    )
+                    compiled.qualified_name = _qualified_name(fn.__module__, name)
             except FrontendError as exc:
                 if call_site is not None:
                     exc.add_call_site(fn.__name__, caller or "?", call_site)
@@ -147,9 +151,14 @@ class ScriptCompiler:
             return None
 
     def compile_definition(
-        self, definition: t.Def, resolver: Resolver, *, name: str | None = None
+        self,
+        definition: t.Def,
+        resolver: Resolver,
+        *,
+        name: str | None = None,
+        defaults: Mapping[str, Any] | None = None,
     ) -> ScriptFunction:
-        emitter = FunctionEmitter(self, resolver, definition, name=name)
+        emitter = FunctionEmitter(self, resolver, definition, name=name, defaults=defaults)
         graph, schema = emitter.emit()
         fn = ScriptFunction(
             emitter.name, graph, schema=schema, compilation_unit=self.unit, optimize=self.optimize
@@ -163,8 +172,6 @@ class ScriptCompiler:
             done = self._compiled.get(key)
             if done is not None:
                 return done
-            from .python_signature import schema_of_python_function
-
             name = self.unique_name(fn.__name__, f"{fn.__module__}.{fn.__qualname__}")
             wrapped = PythonFunction(name, fn, schema_of_python_function(fn, name, loc))
             self.unit.register(wrapped)  # type: ignore[arg-type]
@@ -311,6 +318,12 @@ class _UnitFunction(SugaredValue):
 
     def as_value(self, ctx: Any, loc: SourceRange) -> Any:
         return function_constant(ctx, self._compiled(ctx, loc), loc)
+
+
+def _qualified_name(module: str, name: str) -> str:
+    """TorchScript's name of a compiled Python function: `__torch__.<module>.<name>`."""
+    prefix = "__torch__" if module == "__main__" else f"__torch__.{module}"
+    return f"{prefix}.{name}"
 
 
 def _compile_builtin_source(source: str) -> list[Any]:

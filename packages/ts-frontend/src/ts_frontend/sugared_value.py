@@ -52,8 +52,9 @@ from ts_schema import registry
 
 from .context import EmitContext
 from .conversions import unpack_tuple
+from .dtype_names import COMPLEX_CODES, FLOATING_CODES
 from .errors import CallError, FrontendError, FrontendTypeError, NotSupportedError
-from .kinds import CONSTANT
+from .kinds import CONSTANT, DTYPE
 
 INT64_MAX = 2**63 - 1
 NOT_CONSTANT: Any = object()
@@ -214,6 +215,10 @@ class SimpleValue(SugaredValue):
             return SimpleValue(node.output())
         if isinstance(typ, FutureType) and name == "wait":
             return BuiltinFunction("aten::wait", v, name="wait")
+        if isinstance(typ, DeviceType) and name in _DEVICE_PROPERTIES:
+            return SimpleValue(ctx.call_builtin(_DEVICE_PROPERTIES[name], [v], {}, loc))
+        if isinstance(typ, IntType) and name in _DTYPE_QUERIES:
+            return _dtype_query(ctx, loc, v, name)
         if isinstance(typ, (OptionalType, UnionType)):
             raise FrontendTypeError(
                 f"cannot look up attribute '{name}' on a value of type '{typ.annotation_str()}'",
@@ -297,6 +302,31 @@ TENSOR_CASTS = {
     "bool": ScalarType.Bool,
     "bfloat16": ScalarType.BFloat16,
 }
+
+
+# `x.device.type`, `x.device.index`
+_DEVICE_PROPERTIES = {"type": "prim::type", "index": "prim::index"}
+
+# a dtype is an int in compiled code: `x.dtype.is_floating_point` asks the tensor itself
+_DTYPE_QUERIES = {
+    "is_floating_point": ("aten::is_floating_point", FLOATING_CODES),
+    "is_complex": ("aten::is_complex", COMPLEX_CODES),
+}
+
+
+def _dtype_query(ctx: EmitContext, loc: SourceRange, v: Value, name: str) -> SugaredValue:
+    """`dtype.is_floating_point` of a tensor's dtype (`prim::dtype(x)`) or of a dtype constant."""
+    symbol, codes = _DTYPE_QUERIES[name]
+    node = v.node
+    if node.kind is DTYPE:
+        return SimpleValue(ctx.call_builtin(symbol, [node.inputs[0]], {}, loc))
+    if node.kind is CONSTANT:
+        return SimpleValue(ctx.constant(constant_value(v) in codes, loc))
+    raise NotSupportedError(
+        f"'{name}' of a dtype is known only for a tensor's dtype or a dtype constant",
+        loc,
+        hint=f"call `x.{name}()` on the tensor instead",
+    )
 
 
 def _tensor_attribute(ctx: EmitContext, loc: SourceRange, v: Value, name: str) -> SugaredValue:

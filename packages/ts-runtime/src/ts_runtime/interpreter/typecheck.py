@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ts_ir import (
+    AnyClassType,
     AnyListType,
     AnyTupleType,
     AnyType,
@@ -71,10 +72,6 @@ def matches(value: Any, t: Type) -> bool:
         )
     if isinstance(t, UnionType):
         return any(matches(value, m) for m in t.types)
-    if isinstance(t, AnyListType):  # `isinstance(x, list)`
-        return isinstance(value, list)
-    if isinstance(t, AnyTupleType):  # `isinstance(x, tuple)`
-        return isinstance(value, tuple)
     if isinstance(t, NumberType):
         return isinstance(value, (int, float, complex))
     if isinstance(t, ComplexType):
@@ -88,6 +85,12 @@ def matches(value: Any, t: Type) -> bool:
         return isinstance(vt, ClassType) and vt.qualified_name == t.qualified_name
     if isinstance(t, AnyType):
         return True
+    if isinstance(t, AnyListType):  # `isinstance(x, list)`
+        return isinstance(value, list)
+    if isinstance(t, AnyTupleType):
+        return isinstance(value, tuple)
+    if isinstance(t, AnyClassType):
+        return isinstance(getattr(value, "_type", None), ClassType)
     return False
 
 
