@@ -22,7 +22,7 @@ from typing import Any
 import ts_runtime as _runtime
 from ts_runtime.ops_namespace import ops
 
-from . import cuda, jit, nn
+from . import cuda, jit, nn, optim
 
 __version__ = "0.1.0"
 
@@ -39,4 +39,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(dir(_runtime)))
 
 
-__all__ = ["cuda", "e", "inf", "jit", "nan", "nn", "ops", "pi"]
+__all__ = ["cuda", "e", "inf", "jit", "nan", "nn", "ops", "optim", "pi"]
