@@ -7,6 +7,7 @@
     nox -s demo                 the main job: `tsjit demo` on the LSTM cell and the IoU function
     nox -s lint typecheck       ruff, mypy
     nox -s bench                benchmarks, rewriting docs/benchmarks.md
+    nox -s fuzz                 10,000 mutated archives of each kind (tsjit and TorchScript .pt)
 
 Each package session installs the package and the in-repo packages it depends
 on (read from the ``dependencies`` of each ``pyproject.toml``) in editable mode.
@@ -139,6 +140,15 @@ def bench(session: nox.Session) -> None:
     if not _install_torch(session):
         session.log("torch==2.13.0 is not installable: benchmarks run without the PyTorch peers")
     session.run("python", str(ROOT / "tools" / "bench.py"), *session.posargs)
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """The archive safety campaign at full size: 10,000 mutants per archive format."""
+    _install_editable(session, _in_repo_closure("ts-serialize"))
+    session.env["TSJIT_FUZZ_CASES"] = session.posargs[0] if session.posargs else "10000"
+    tests = PACKAGES / "ts-serialize" / "tests"
+    session.run("pytest", "-q", "-s", "-k", "mutated", str(tests))
 
 
 @nox.session

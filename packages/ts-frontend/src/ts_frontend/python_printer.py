@@ -190,6 +190,15 @@ def qualified_function_name(fn: Any) -> str:
     return name if name.startswith("__torch__.") else f"__torch__.{name}"
 
 
+def _has_name(v: Value) -> bool:
+    """Whether the program named `v`: temporaries (`_`, `_0`, `_12`) do not count, as
+    TorchScript's emitter never gives such names (its `meaningfulName`)."""
+    if not v.has_debug_name():
+        return False
+    base = v.debug_name_base()
+    return not (base[:1] == "_" and base[1:].isdigit())
+
+
 def _is_valid_identifier(name: str) -> bool:
     return name.isidentifier() and name.isascii()
 
@@ -256,9 +265,7 @@ class PythonPrinter:
         return name
 
     def gen_unique_name_for(self, v: Value) -> str:
-        return self.gen_name(
-            _make_valid_identifier(v.debug_name_base()) if v.has_debug_name() else "_"
-        )
+        return self.gen_name(_make_valid_identifier(v.debug_name_base()) if _has_name(v) else "_")
 
     def use_of(self, v: Value) -> str:
         name = self.ident_refs.get(v)
@@ -300,7 +307,7 @@ class PythonPrinter:
         if len(n.outputs) != 1 or len(v.uses) != 1 or n.blocks:
             return False
         use = v.uses[0]
-        if v.has_debug_name() and use.user.kind is not RETURN:
+        if _has_name(v) and use.user.kind is not RETURN:
             return False
         if use.user.kind is LOOP and use.offset >= 2:
             return False

@@ -21,6 +21,7 @@ import ts_runtime as _runtime
 from ts_runtime.ops_namespace import ops
 
 from . import jit, nn
+from .serialization import load, save
 
 __version__ = "0.1.0"
 
@@ -37,4 +38,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(dir(_runtime)))
 
 
-__all__ = ["jit", "nn", "ops"]
+__all__ = ["jit", "load", "nn", "ops", "save"]

@@ -1,4 +1,4 @@
-"""`tsjit.jit`: scripting and tracing, as `torch.jit`."""
+"""`tsjit.jit`: scripting, tracing, saving and loading, as `torch.jit`."""
 
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ from ts_frontend import (
 from ts_frontend import TracerWarning as TracerWarning
 from ts_runtime import Future, ScriptModule, fuser, get_fuser, set_fuser
 
+from .serialization import jit_load as load
+from .serialization import jit_save as save
+
 __all__ = [
     "CompilationUnit",
     "Final",
@@ -34,6 +37,8 @@ __all__ = [
     "ignore",
     "is_scripting",
     "is_tracing",
+    "load",
+    "save",
     "script",
     "set_fuser",
     "trace",

@@ -1,0 +1,43 @@
+"""`tsjit.save`/`load` and `tsjit.jit.save`/`load`, as torch's names."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+import tsjit as torch
+
+
+def test_jit_save_and_load_with_extra_files(tmp_path) -> None:
+    m = torch.jit.script(torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU()))
+    path = tmp_path / "m.pt"
+    torch.jit.save(m, str(path), _extra_files={"config.txt": "relu"})
+    extra = {"config.txt": ""}
+    loaded = torch.jit.load(str(path), _extra_files=extra)
+    assert extra == {"config.txt": b"relu"}
+    x = torch.randn(2, 3)
+    assert np.array_equal(m(x).detach().numpy(), loaded(x).detach().numpy())
+    buf = io.BytesIO()
+    loaded.save(buf)  # ScriptModule.save
+    assert np.array_equal(
+        torch.jit.load(io.BytesIO(buf.getvalue()))(x).detach().numpy(), m(x).detach().numpy()
+    )
+
+
+def test_save_and_load_a_state_dict() -> None:
+    m = torch.nn.Linear(3, 2)
+    buf = io.BytesIO()
+    torch.save(m.state_dict(), buf)
+    state = torch.load(io.BytesIO(buf.getvalue()), weights_only=True)
+    assert list(state) == ["weight", "bias"]
+    fresh = torch.nn.Linear(3, 2)
+    fresh.load_state_dict(state)
+    assert np.array_equal(fresh.weight.detach().numpy(), m.weight.detach().numpy())
+
+
+def test_jit_save_refuses_plain_values() -> None:
+    from ts_serialize import SaveError
+
+    with pytest.raises(SaveError, match=r"tsjit\.save"):
+        torch.jit.save({"x": torch.ones(1)}, io.BytesIO())
