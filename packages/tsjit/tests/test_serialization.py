@@ -41,3 +41,23 @@ def test_jit_save_refuses_plain_values() -> None:
 
     with pytest.raises(SaveError, match=r"tsjit\.save"):
         torch.jit.save({"x": torch.ones(1)}, io.BytesIO())
+
+
+def test_convert_command(tmp_path, capsys) -> None:
+    from tsjit.cli import main
+
+    m = torch.jit.script(torch.nn.Linear(3, 2))
+    source = tmp_path / "in.tsj"
+    torch.jit.save(m, str(source), _extra_files={"a.txt": "x"})
+    target = tmp_path / "out.tsj"
+    assert main(["convert", str(source), str(target)]) == 0
+    assert "8 parameters" in capsys.readouterr().out
+    extra = {"a.txt": ""}
+    converted = torch.jit.load(str(target), _extra_files=extra)
+    assert extra == {"a.txt": b"x"}
+    x = torch.randn(4, 3)
+    assert np.array_equal(converted(x).detach().numpy(), m(x).detach().numpy())
+    assert main(["convert", str(source), str(target)]) == 1  # exists: needs --force
+    (tmp_path / "bad.pt").write_bytes(b"PK\x03\x04 not really a zip")
+    assert main(["convert", str(tmp_path / "bad.pt"), str(tmp_path / "x.tsj")]) == 1
+    assert "zip" in capsys.readouterr().err

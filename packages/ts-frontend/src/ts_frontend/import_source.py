@@ -43,6 +43,7 @@ from ts_ir import (
     Lexer,
     Source,
     SourceRange,
+    TupleType,
     Type,
     TypeParser,
     Value,
@@ -123,6 +124,8 @@ class ClassSpec:
     qualified_name: str
     is_module: bool
     attributes: dict[str, Any] = field(default_factory=dict)
+    #: a NamedTuple: `attributes` are its fields, `constants` their defaults
+    named_tuple: bool = False
     parameters: set[str] = field(default_factory=set)
     buffers: set[str] = field(default_factory=set)
     constants: dict[str, Any] = field(default_factory=dict)
@@ -205,6 +208,8 @@ class _QualifiedName(SugaredValue):
         if qualified in importer.functions:
             return _ImportedFunction(importer.function(qualified, loc))
         if qualified in importer.classes:
+            if importer.classes[qualified].named_tuple:
+                return _NamedTupleValue(importer, qualified)
             return _ClassValue(importer.class_type(qualified, loc))
         if importer.has_prefix(qualified):
             return _QualifiedName(importer, qualified)
@@ -212,6 +217,9 @@ class _QualifiedName(SugaredValue):
 
 
 class _ImportedFunction(SugaredValue):
+    """A function of the archive. Not a first-class value: `_0 = __torch__.m.f` binds the
+    name to the function itself, as TorchScript's printed code expects (`_0(x, )`)."""
+
     kind = "function"
 
     def __init__(self, fn: Any) -> None:
@@ -223,9 +231,6 @@ class _ImportedFunction(SugaredValue):
     def call(self, em: Any, call: t.Call) -> SugaredValue:
         args, kwargs = em.emit_call_args(call)
         return SimpleValue(em.emit_function_call(self.fn, args, kwargs, call.range))
-
-    def as_value(self, em: Any, loc: SourceRange) -> Value:
-        return em.function_constant(self.fn, loc)
 
 
 class _ClassValue(SugaredValue):
@@ -243,6 +248,45 @@ class _ClassValue(SugaredValue):
         if name == "__new__":
             return _NewObject(self.class_type)
         raise NotSupportedError(f"{self.describe()} has no attribute '{name}' here", loc)
+
+
+class _NamedTupleValue(SugaredValue):
+    """A NamedTuple of the archive: calling it builds the tuple (defaults filled in)."""
+
+    kind = "NamedTuple"
+
+    def __init__(self, importer: SourceImporter, qualified: str) -> None:
+        self.importer = importer
+        self.qualified = qualified
+
+    def describe(self) -> str:
+        return f"NamedTuple '{self.qualified}'"
+
+    def call(self, em: Any, call: t.Call) -> SugaredValue:
+        typ = self.importer.class_type(self.qualified, call.range)
+        spec = self.importer.classes[self.qualified]
+        args, kwargs = em.emit_call_args(call)
+        assert isinstance(typ, TupleType) and typ.names is not None
+        if len(args) > len(typ.names):
+            raise SourceImportError(
+                f"{self.describe()} takes {len(typ.names)} fields, not {len(args)}", call.range
+            )
+        values = []
+        for i, (name, field_type) in enumerate(zip(typ.names, typ.elements, strict=True)):
+            if i < len(args):
+                v = args[i]
+            elif name in kwargs:
+                v = kwargs.pop(name)
+            elif name in spec.constants:
+                v = em.constant(spec.constants[name], call.range)
+            else:
+                raise SourceImportError(f"{self.describe()} needs field '{name}'", call.range)
+            values.append(em.convert_to_type(v, field_type, call.range))
+        if kwargs:
+            raise SourceImportError(
+                f"{self.describe()} has no field '{next(iter(kwargs))}'", call.range
+            )
+        return SimpleValue(em.insert(em.graph.create_tuple(values, typ), call.range).output())
 
 
 class _NewObject(SugaredValue):
@@ -535,6 +579,8 @@ class SourceImporter:
         spec = self.classes.get(qualified)
         if spec is None:
             raise SourceImportError(f"the archive defines no class '{qualified}'", loc)
+        if spec.named_tuple:
+            return self._named_tuple_type(spec, loc)  # type: ignore[return-value]
         class_type = ClassType(qualified, is_module=spec.is_module)
         self._types[qualified] = class_type  # before its attributes: they may name the class
         reader = _ImportTypeReader(self.resolver, self)
@@ -546,6 +592,19 @@ class SourceImporter:
             class_type.add_attribute(name, typ, is_parameter=name in spec.parameters)
         class_type.constants.update(spec.constants)
         return class_type
+
+    def _named_tuple_type(self, spec: ClassSpec, loc: SourceRange | None) -> TupleType:
+        reader = _ImportTypeReader(self.resolver, self)
+        fields = []
+        for typ in spec.attributes.values():
+            if isinstance(typ, str):
+                typ = self._type_from_text(typ, loc)
+            elif not isinstance(typ, Type):
+                typ = reader.read(typ)
+            fields.append(typ)
+        made = TupleType(fields, list(spec.attributes), spec.qualified_name)
+        self._types[spec.qualified_name] = made  # type: ignore[assignment]
+        return made
 
     def _type_from_text(self, text: str, loc: SourceRange | None) -> Type:
         """A type spelled as an annotation (`List[__torch__.m.C]`), classes from the archive."""
@@ -685,7 +744,7 @@ def read_class(
       def forward(self: __torch__.m.Linear, input: Tensor) -> Tensor: ...
     """
     is_module = "Module" in definition.bases
-    spec = ClassSpec(qualified, is_module)
+    spec = ClassSpec(qualified, is_module, named_tuple="NamedTuple" in definition.bases)
     for stmt in definition.body:
         if isinstance(stmt, t.Def):
             spec.methods[stmt.name] = stmt
@@ -708,6 +767,9 @@ def read_class(
                     spec.constants[target.id] = evaluate_constant(stmt.value)
                 elif stmt.value is None:
                     spec.attributes[target.id] = stmt.annotation
+                elif spec.named_tuple:  # a field with its default
+                    spec.attributes[target.id] = stmt.annotation
+                    spec.constants[target.id] = evaluate_constant(stmt.value)
                 else:
                     raise SourceImportError(
                         "a class attribute declaration has a value but is not Final", stmt.range

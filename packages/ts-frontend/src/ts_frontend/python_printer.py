@@ -52,6 +52,7 @@ from ts_ir import (
     NoneType,
     OptionalType,
     TorchScriptError,
+    TupleType,
     Type,
     UnionType,
     Value,
@@ -295,7 +296,7 @@ class PythonPrinter:
         return t.annotation_str()
 
     def _register_type(self, t: Type) -> None:
-        if isinstance(t, ClassType):
+        if isinstance(t, ClassType) or (isinstance(t, TupleType) and t.qualified_name is not None):
             self.dependencies.setdefault(t.qualified_name, t)
         for c in t.contained_types():
             self._register_type(c)
@@ -589,6 +590,10 @@ class PythonPrinter:
             return f"print({', '.join(use(v) for v in ins)})"
         if kind is TUPLE_CONSTRUCT:
             items = ", ".join(use(v) for v in ins)
+            t = node.output().type
+            if isinstance(t, TupleType) and t.qualified_name is not None:
+                self.dependencies.setdefault(t.qualified_name, t)
+                return f"{t.qualified_name}({items})"
             return f"({items},)" if len(ins) == 1 else f"({items})"
         if kind is TUPLE_INDEX:
             return f"({use(ins[0])})[{use(ins[1])}]"

@@ -24,7 +24,7 @@ from .errors import (
     UnsupportedArchiveError,
 )
 from .graph_compare import graph_difference, structure
-from .loading import LoadArgumentError, load
+from .loading import LoadArgumentError, extra_file_names, load
 from .writer import save
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "MissingOperatorError",
     "SaveError",
     "UnsupportedArchiveError",
+    "extra_file_names",
     "graph_difference",
     "load",
     "save",

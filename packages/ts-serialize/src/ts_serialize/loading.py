@@ -33,6 +33,24 @@ def _check_map_location(map_location: Any) -> None:
         )
 
 
+def extra_file_names(f: Any, *, limits: Limits = DEFAULT_LIMITS) -> list[str]:
+    """The names of the extra files an archive (tsjit or TorchScript) holds; loads nothing else."""
+    buf, name = container.open_buffer(f)
+    try:
+        if bytes(buf[:4]) == ZIP_MAGIC:
+            from .torch_archive.loader import TorchArchive
+
+            archive = TorchArchive(buf, limits=limits)
+            start = archive.prefix + "extra/"
+            return [n[len(start) :] for n in archive.zip.names() if n.startswith(start)]
+        entries = ArchiveData(buf, limits=limits).header.get("extra_files", [])
+        if not isinstance(entries, list):
+            raise ArchiveError("the extra file table is not a list", "header.extra_files")
+        return [e[0] for e in entries if isinstance(e, list) and e and isinstance(e[0], str)]
+    except ArchiveError as exc:
+        raise exc.located(name) from None
+
+
 def load(
     f: Any,
     *,

@@ -224,7 +224,11 @@ class ArchiveReader:
             raise ArchiveError(f"the class name {name!r} is not a qualified name", where)
         if name in self.specs:
             raise ArchiveError(f"class '{name}' is defined twice", where)
-        spec = ClassSpec(name, bool(_field(record, "module", bool, where)))
+        spec = ClassSpec(
+            name,
+            bool(_field(record, "module", bool, where)),
+            named_tuple=record.get("named_tuple") is True,
+        )
         for i, attr in enumerate(_field(record, "attributes", list, where)):
             if not (
                 isinstance(attr, list) and len(attr) == 2 and all(isinstance(x, str) for x in attr)

@@ -23,7 +23,7 @@ from ts_frontend.python_printer import (
     print_for_archive,
     qualified_function_name,
 )
-from ts_ir import ClassType, FunctionType, Graph
+from ts_ir import ClassType, FunctionType, Graph, TupleType
 
 from . import container
 from .errors import SaveError
@@ -91,6 +91,27 @@ class ArchiveWriter:
             sources.append(self._print(fn, f"method '{name}' of {q}"))
         record["code"] = "\n".join(sources)
 
+    def add_named_tuple(self, typ: TupleType) -> None:
+        q = typ.qualified_name
+        assert q is not None and typ.names is not None
+        if q in self.classes:
+            return
+        record = {
+            "name": q,
+            "module": False,
+            "named_tuple": True,
+            "attributes": [
+                [n, t.annotation_str()] for n, t in zip(typ.names, typ.elements, strict=True)
+            ],
+            "parameters": [],
+            "buffers": [],
+            "constants": [],
+            "code": "",
+        }
+        self.classes[q] = record
+        for t in typ.elements:
+            self._add_type(t)
+
     def add_function(self, fn: Any) -> str:
         q = qualified_function_name(fn)
         if q in self.functions:
@@ -111,8 +132,8 @@ class ArchiveWriter:
             raise SaveError(f"{what} cannot be saved: {exc}") from None
         self._note_operators(fn.graph)
         for dep in deps.values():
-            if isinstance(dep, ClassType):
-                self.add_class(dep)
+            if isinstance(dep, (ClassType, TupleType)):
+                self._add_type(dep)
             else:
                 self.add_function(dep)
         return source
@@ -120,6 +141,8 @@ class ArchiveWriter:
     def _add_type(self, typ: Any) -> None:
         if isinstance(typ, ClassType):
             self.add_class(typ)
+        elif isinstance(typ, TupleType) and typ.qualified_name is not None:
+            self.add_named_tuple(typ)
         for inner in typ.contained_types():
             self._add_type(inner)
 
@@ -176,10 +199,8 @@ class ArchiveWriter:
             self.values.encode(v, f"CONSTANTS.c{i}")
             for i, v in enumerate(self.constant_table.values)
         ]
-        for q, record in self.classes.items():
-            if record["buffers"] is None:
-                record["buffers"] = []
-            del q
+        for record in self.classes.values():
+            record["buffers"] = record["buffers"] or []
         return {
             "format": "tsjit-archive",
             "version": container.FORMAT_VERSION,
