@@ -64,8 +64,8 @@ def load(
 
     A module archive gives a `ScriptModule`, a function archive a function, a
     value archive the saved tensors and containers. `extra_files` maps names
-    to fill in: each name the archive holds gets its content as bytes, as
-    `torch.jit.load(_extra_files=...)` does.
+    to fill in: each gets its content as bytes (`b""` when the archive has no
+    such file), as `torch.jit.load(_extra_files=...)` does.
     """
     _check_map_location(map_location)
     if extra_files is None:

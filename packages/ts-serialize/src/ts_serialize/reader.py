@@ -148,6 +148,8 @@ class ArchiveReader:
             if name in found:
                 blob, where = found[name]
                 wanted[name] = bytes(self.data.blob(blob, where))
+            else:
+                wanted[name] = b""  # as torch.jit.load does
 
     # -- code
 

@@ -162,8 +162,8 @@ def load_torch_archive(
     if extra_files is not None:
         for name in list(extra_files):
             entry = f"extra/{name}"
-            if archive.has(entry):
-                extra_files[name] = archive.read(entry, limit=MAX_PICKLE_BYTES)
+            found = archive.has(entry)
+            extra_files[name] = archive.read(entry, limit=MAX_PICKLE_BYTES) if found else b""
     return root
 
 
