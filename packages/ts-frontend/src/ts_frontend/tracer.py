@@ -40,6 +40,7 @@ from ts_runtime.ops import dispatch
 from ts_schema import Argument, FunctionSchema
 
 from .cleanup import constant_pooling, eliminate_dead_code
+from .tracing_state import _STATE, current_tracing_state
 
 
 class TracerWarning(Warning):
@@ -48,13 +49,6 @@ class TracerWarning(Warning):
 
 class TracingCheckError(TorchScriptError):
     """Running the trace again did not reproduce what the Python function computes."""
-
-
-_STATE = threading.local()
-
-
-def current_tracing_state() -> TracingState | None:
-    return getattr(_STATE, "state", None)
 
 
 class TracingState:

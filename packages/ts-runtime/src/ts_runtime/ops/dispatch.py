@@ -215,12 +215,21 @@ def implements(
         for key in keys:
             op = registry.get(key)
             registry.implement(key, _make_wrapper(op, kernel) if autograd else kernel)
+            _IMPLEMENTED_NAMES.add(op.qualified_name)
             if expr is not None:
                 # by full schema: a bare "aten::add" key would mean every overload
                 INLINE.register(str(op.schema), expr)
         return kernel
 
     return decorate
+
+
+_IMPLEMENTED_NAMES: set[str] = set()
+
+
+def implemented_names() -> set[str]:
+    """The qualified names (`aten::add`) that `implements` gave a kernel to some overload of."""
+    return set(_IMPLEMENTED_NAMES)
 
 
 def implement_factory(*keys: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -691,3 +700,21 @@ def eager_function(name: str, python_name: str | None = None) -> Callable[..., A
         f"Calls the operator {name}; its overloads are listed by `tsjit.schemas({name!r})`."
     )
     return fn
+
+
+def prefixed_functions(prefix: str, module: str) -> Callable[[str], Callable[..., Any]]:
+    """A module `__getattr__` for torch's prefixed namespaces: `special.i0e` is
+    `aten::special_i0e`, `linalg.norm` is `aten::linalg_norm`."""
+    made: dict[str, Callable[..., Any]] = {}
+
+    def getattr_(name: str) -> Callable[..., Any]:
+        fn = made.get(name)
+        if fn is not None:
+            return fn
+        qualified = f"aten::{prefix}{name}"
+        if name.startswith("__") or not registry.has(qualified):
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        fn = made[name] = eager_function(qualified, name)
+        return fn
+
+    return getattr_
