@@ -79,6 +79,7 @@ LAYERS: dict[str, list[tuple[str, list[str]]]] = {
                 "functions",
                 "module_compiler",
                 "script",
+                "import_source",
                 "tracer",
                 "__init__",
             ],

@@ -16,7 +16,12 @@ from ts_frontend.import_source import (
     parse_archive_source,
     read_class,
 )
-from ts_frontend.python_printer import ConstantTable, PrintError, print_for_archive
+from ts_frontend.python_printer import (
+    ConstantTable,
+    PrintError,
+    print_for_archive,
+    qualified_function_name,
+)
 
 
 def gelu_approx(x):
@@ -82,14 +87,15 @@ def test_code_is_torchscripts(fn) -> None:
 def importer_for(fn: Any) -> tuple[SourceImporter, str, str]:
     constants = ConstantTable()
     source, deps = print_for_archive(fn, constants)
-    functions = {f"__torch__.{fn.name}": parse_archive_source(source, fn.name)[0]}
+    root = qualified_function_name(fn)
+    functions = {root: parse_archive_source(source, root)[0]}
     for q, dep in deps.items():
         dep_source, _ = print_for_archive(dep, constants)
         functions[q] = parse_archive_source(dep_source, q)[0]
     return (
         SourceImporter(classes={}, functions=functions, constants=constants.values),
         source,
-        f"__torch__.{fn.name}",
+        root,
     )
 
 

@@ -39,7 +39,6 @@ from ts_ir import (
     DeviceType,
     FloatType,
     FutureType,
-    Graph,
     Lexer,
     Source,
     SourceRange,
@@ -53,15 +52,29 @@ from ts_schema import registry
 
 from . import tree as t
 from .builtins import builtin_value
+from .context import EmitContext
+from .conversions import convert_to_type, emit_function_call
+from .emit_context import FunctionState
 from .errors import FrontendError, NotSupportedError
+from .expressions import ExprEmitter
+from .functions import ScriptFunction
 from .ir_emitter import FunctionEmitter
 from .kinds import FORK
 from .module_value import ModuleValue
 from .parser import Parser
-from .python_values import AnnotateValue, ForkValue, MathModule, WaitValue
+from .python_values import MathModule
 from .resolver import MISSING, Resolver
-from .script import ScriptCompiler, ScriptFunction
-from .sugared_value import BuiltinFunction, ConstantValue, SimpleValue, SugaredValue
+from .script import ScriptCompiler
+from .sugared_value import (
+    BuiltinFunction,
+    ConstantValue,
+    NamedValue,
+    SimpleValue,
+    SpecialFormValue,
+    SugaredValue,
+    kwarg_values,
+    values_of,
+)
 from .type_annotations import TypeReader
 
 # -- parsing archive files
@@ -151,7 +164,7 @@ class _OperatorNamespace(SugaredValue):
     def describe(self) -> str:
         return f"'{self.spelled}'"
 
-    def attr(self, em: Any, loc: SourceRange, name: str) -> SugaredValue:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         symbol = f"{self.namespace}::{name}"
         if not registry.has(symbol):
             raise NotSupportedError(
@@ -165,7 +178,7 @@ class _OperatorNamespace(SugaredValue):
 class _OpsValue(SugaredValue):
     kind = "'ops'"
 
-    def attr(self, em: Any, loc: SourceRange, name: str) -> SugaredValue:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         return _OperatorNamespace(name, f"ops.{name}")
 
 
@@ -177,7 +190,7 @@ class _ConstantTableValue(SugaredValue):
     def __init__(self, constants: Sequence[Any]) -> None:
         self.constants = constants
 
-    def attr(self, em: Any, loc: SourceRange, name: str) -> SugaredValue:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         digits = name[1:]
         if not name.startswith("c") or not digits.isdigit() or len(digits) > 9:
             raise SourceImportError(f"'CONSTANTS.{name}' is not a constant's name (cN)", loc)
@@ -202,7 +215,7 @@ class _QualifiedName(SugaredValue):
     def describe(self) -> str:
         return f"'{self.name}'"
 
-    def attr(self, em: Any, loc: SourceRange, name: str) -> SugaredValue:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         qualified = f"{self.name}.{name}"
         importer = self.importer
         if qualified in importer.functions:
@@ -228,9 +241,15 @@ class _ImportedFunction(SugaredValue):
     def describe(self) -> str:
         return f"function '{self.fn.name}'"
 
-    def call(self, em: Any, call: t.Call) -> SugaredValue:
-        args, kwargs = em.emit_call_args(call)
-        return SimpleValue(em.emit_function_call(self.fn, args, kwargs, call.range))
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        values, kw = values_of(ctx, args), kwarg_values(ctx, kwargs)
+        return SimpleValue(emit_function_call(ctx, self.fn, values, kw, loc))
 
 
 class _ClassValue(SugaredValue):
@@ -244,7 +263,7 @@ class _ClassValue(SugaredValue):
     def describe(self) -> str:
         return f"class '{self.class_type.qualified_name}'"
 
-    def attr(self, em: Any, loc: SourceRange, name: str) -> SugaredValue:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         if name == "__new__":
             return _NewObject(self.class_type)
         raise NotSupportedError(f"{self.describe()} has no attribute '{name}' here", loc)
@@ -262,31 +281,35 @@ class _NamedTupleValue(SugaredValue):
     def describe(self) -> str:
         return f"NamedTuple '{self.qualified}'"
 
-    def call(self, em: Any, call: t.Call) -> SugaredValue:
-        typ = self.importer.class_type(self.qualified, call.range)
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        typ = self.importer.class_type(self.qualified, loc)
         spec = self.importer.classes[self.qualified]
-        args, kwargs = em.emit_call_args(call)
         assert isinstance(typ, TupleType) and typ.names is not None
         if len(args) > len(typ.names):
             raise SourceImportError(
-                f"{self.describe()} takes {len(typ.names)} fields, not {len(args)}", call.range
+                f"{self.describe()} takes {len(typ.names)} fields, not {len(args)}", loc
             )
+        kw = dict(kwargs)
         values = []
         for i, (name, field_type) in enumerate(zip(typ.names, typ.elements, strict=True)):
             if i < len(args):
-                v = args[i]
-            elif name in kwargs:
-                v = kwargs.pop(name)
+                v = args[i].value(ctx)
+            elif name in kw:
+                v = kw.pop(name).value(ctx)
             elif name in spec.constants:
-                v = em.constant(spec.constants[name], call.range)
+                v = ctx.constant(spec.constants[name], loc)
             else:
-                raise SourceImportError(f"{self.describe()} needs field '{name}'", call.range)
-            values.append(em.convert_to_type(v, field_type, call.range))
-        if kwargs:
-            raise SourceImportError(
-                f"{self.describe()} has no field '{next(iter(kwargs))}'", call.range
-            )
-        return SimpleValue(em.insert(em.graph.create_tuple(values, typ), call.range).output())
+                raise SourceImportError(f"{self.describe()} needs field '{name}'", loc)
+            values.append(convert_to_type(ctx, v, field_type, loc))
+        if kw:
+            raise SourceImportError(f"{self.describe()} has no field '{next(iter(kw))}'", loc)
+        return SimpleValue(ctx.insert(ctx.graph.create_tuple(values, typ), loc).output())
 
 
 class _NewObject(SugaredValue):
@@ -295,32 +318,33 @@ class _NewObject(SugaredValue):
     def __init__(self, class_type: ClassType) -> None:
         self.class_type = class_type
 
-    def call(self, em: Any, call: t.Call) -> SugaredValue:
-        node = em.insert(em.graph.create("prim::CreateObject", [], 1), call.range)
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        node = ctx.insert(ctx.graph.create("prim::CreateObject", [], 1), loc)
         node.output().set_type(self.class_type)
         return SimpleValue(node.output())
 
 
-class _UncheckedCast(SugaredValue):
-    kind = "unchecked_cast"
+class _TypedForm(SugaredValue):
+    """A call the importer compiles from its syntax: its first argument is a type.
 
-    def call(self, em: Any, call: t.Call) -> SugaredValue:
-        if len(call.args) != 2 or call.keywords:
-            raise SourceImportError("unchecked_cast() expects a type and a value", call.range)
-        typ = em.type_of(call.args[0])
-        value = em.emit_expr(call.args[1])
-        node = em.insert(em.graph.create_unchecked_cast(value, typ), call.range)
-        return SimpleValue(node.output())
+    `unchecked_cast(T, v)` is `prim::unchecked_cast`; `uninitialized(T)` is
+    `prim::Uninitialized`; `fork(f)` of a nested `def f():` is a `prim::fork`
+    whose subgraph is `f`'s body (any other `fork` is the frontend's own).
+    """
 
+    kind = "special form"
 
-class _Uninitialized(SugaredValue):
-    kind = "uninitialized"
+    def __init__(self, form: str) -> None:
+        self.form = form
 
-    def call(self, em: Any, call: t.Call) -> SugaredValue:
-        if len(call.args) != 1 or call.keywords:
-            raise SourceImportError("uninitialized() expects a type", call.range)
-        typ = em.type_of(call.args[0])
-        return SimpleValue(em.insert(em.graph.create_uninitialized(typ), call.range).output())
+    def describe(self) -> str:
+        return f"builtin function '{self.form}'"
 
 
 class _Closure(SugaredValue):
@@ -335,18 +359,8 @@ class _Closure(SugaredValue):
         return f"nested function '{self.definition.name}'"
 
 
-_SPECIAL: dict[str, Callable[[], SugaredValue]] = {
-    "annotate": AnnotateValue,
-    "unchecked_cast": _UncheckedCast,
-    "uninitialized": _Uninitialized,
-    "fork": ForkValue,
-    "wait": WaitValue,
-    "ops": _OpsValue,
-    "math": MathModule,
-}
 _FLOAT_NAMES = {"inf": math.inf, "nan": math.nan}
 _COMPLEX_NAMES = {"infj": complex(0, math.inf), "nanj": complex(0, math.nan)}
-_TYPE_NAMES = {"Tensor", "List", "Dict", "Tuple", "Optional", "Union", "Any", "Final", "Future"}
 
 
 class ImportResolver(Resolver):
@@ -356,39 +370,45 @@ class ImportResolver(Resolver):
         self.importer = importer
 
     def lookup(self, name: str) -> Any:
-        # only the type reader looks names up as Python objects; types are read by spelling
-        return MISSING
-
-    def resolve(self, name: str, loc: SourceRange) -> SugaredValue | None:
         if name == "torch":
             return _OperatorNamespace("aten", "torch")
+        if name == "ops":
+            return _OpsValue()
         if name == "CONSTANTS":
             return _ConstantTableValue(self.importer.constants)
         if name == "__torch__":
             return _QualifiedName(self.importer, "__torch__")
-        special = _SPECIAL.get(name)
-        if special is not None:
-            return special()
+        if name in ("unchecked_cast", "uninitialized", "fork"):
+            return _TypedForm(name)
+        if name == "annotate":
+            return SpecialFormValue("annotate")
+        if name == "math":
+            return MathModule()
         if name in _FLOAT_NAMES:
             return ConstantValue(_FLOAT_NAMES[name], FloatType.get())
         if name in _COMPLEX_NAMES:
             return ConstantValue(_COMPLEX_NAMES[name], ComplexType.get())
         found = builtin_value(name)
-        if found is not None:
-            return found
-        return None
+        return MISSING if found is None else found
+
+
+class _NoNames(Resolver):
+    """Types in printed code are read by their spelling alone."""
+
+    def lookup(self, name: str) -> Any:
+        return MISSING
 
 
 class _ImportTypeReader(TypeReader):
     """Type annotations of printed code: `__torch__.` names are the archive's classes."""
 
-    def __init__(self, resolver: Resolver, importer: SourceImporter) -> None:
-        super().__init__(resolver)
+    def __init__(self, importer: SourceImporter) -> None:
+        super().__init__(_NoNames())
         self.importer = importer
 
     def _read(self, expr: t.Expr) -> Any:
         if isinstance(expr, t.Attribute):
-            dotted = _dotted(expr)
+            dotted = t.dotted_name(expr)
             if dotted is not None and dotted.startswith("__torch__."):
                 return self.importer.class_type(dotted, expr.range)
         if isinstance(expr, t.Name) and expr.id == "Device":
@@ -396,33 +416,73 @@ class _ImportTypeReader(TypeReader):
         return super()._read(expr)
 
 
-def _dotted(e: t.Expr) -> str | None:
-    if isinstance(e, t.Name):
-        return e.id
-    if isinstance(e, t.Attribute):
-        base = _dotted(e.value)
-        return None if base is None else f"{base}.{e.name}"
-    return None
+class _ImportExprs(ExprEmitter):
+    """Expressions of printed code: the importer's special forms."""
+
+    def __init__(self, state: FunctionState, emitter: _ImportEmitter) -> None:
+        super().__init__(state)
+        self.emitter = emitter
+
+    def sugared_Call(self, e: t.Call, hint: Type | None) -> SugaredValue:
+        callee = self.emit_sugared(e.func)
+        if isinstance(callee, _TypedForm):
+            return self.emit_typed_form(callee.form, e, hint)
+        if isinstance(callee, SpecialFormValue):
+            return self.forms.emit(callee.form, e, hint)
+        args, kwargs = self.emit_args(e.args, e.keywords)
+        return callee.call(self.state, e.range, args, kwargs)
+
+    def emit_typed_form(self, form: str, call: t.Call, hint: Type | None) -> SugaredValue:
+        state = self.state
+        if form == "fork":
+            target = self.emit_sugared(call.args[0]) if call.args else None
+            if isinstance(target, _Closure):
+                return SimpleValue(self.emitter.fork_closure(target.definition, call))
+            return self.forms.emit("fork", call, hint)
+        if call.keywords or len(call.args) != (2 if form == "unchecked_cast" else 1):
+            raise SourceImportError(f"malformed {form}() call", call.range)
+        typ = state.type_of(call.args[0])
+        if form == "uninitialized":
+            return SimpleValue(
+                state.insert(state.graph.create_uninitialized(typ), call.range).output()
+            )
+        value = self.emit_expr(call.args[1])
+        node = state.insert(state.graph.create_unchecked_cast(value, typ), call.range)
+        return SimpleValue(node.output())
 
 
 class _ImportEmitter(FunctionEmitter):
     """The IR emitter for printed code: archive classes in annotations, forked closures."""
 
-    def __init__(self, importer: SourceImporter, resolver: Resolver, definition: t.Def, **kw: Any):
-        super().__init__(importer.compiler, resolver, definition, **kw)
+    def __init__(
+        self,
+        importer: SourceImporter,
+        resolver: Resolver,
+        definition: t.Def,
+        *,
+        name: str | None = None,
+        self_type: ClassType | None = None,
+        self_value_factory: Any = None,
+    ) -> None:
+        super().__init__(
+            importer.compiler,
+            resolver,
+            definition,
+            name=name,
+            self_type=self_type,
+            self_value_factory=self_value_factory,
+        )
         self.importer = importer
-        self.types = _ImportTypeReader(resolver, importer)
+        self.state.types = _ImportTypeReader(importer)
+        self.exprs = _ImportExprs(self.state, self)
+        self.signature.exprs = self.exprs
 
     def visit_Def(self, stmt: t.Def) -> None:
-        self.env.set_sugared(stmt.name, _Closure(stmt))
+        self.state.env.set_sugared(stmt.name, _Closure(stmt))
 
-    def emit_fork(self, call: t.Call) -> Value:
-        target = self.emit_sugared(call.args[0])
-        if not isinstance(target, _Closure):
-            return super().emit_fork(call)
+    def fork_closure(self, definition: t.Def, call: t.Call) -> Value:
         if len(call.args) != 1 or call.keywords:
             raise SourceImportError("fork() of a nested function takes no arguments", call.range)
-        definition = target.definition
         if definition.params:
             raise SourceImportError(
                 "a forked nested function takes no parameters", definition.range
@@ -431,12 +491,13 @@ class _ImportEmitter(FunctionEmitter):
         inner = _ImportEmitter(self.importer, captures, definition, name=definition.name)
         captures.inner = inner
         sub, schema = inner.emit()
-        node = self.graph.create_with_subgraph(FORK)
+        state = self.state
+        node = state.graph.create_with_subgraph(FORK)
         node.g_("Subgraph", sub)
         for outer in captures.outer_values:
             node.add_input(outer)
         node.add_output(FutureType(schema.returns[0].type))
-        return self.insert(node, call.range).output()
+        return state.insert(node, call.range).output()
 
 
 class _CaptureResolver(Resolver):
@@ -446,18 +507,15 @@ class _CaptureResolver(Resolver):
         self.outer = outer
         self.inner: _ImportEmitter | None = None
         self.outer_values: list[Value] = []
-        self._captured: dict[str, SugaredValue] = {}
+        self._captured: dict[str, Any] = {}
 
     def lookup(self, name: str) -> Any:
-        return self.outer.resolver.lookup(name)
-
-    def resolve(self, name: str, loc: SourceRange) -> SugaredValue | None:
         done = self._captured.get(name)
         if done is not None:
             return done
-        found = self.outer.env.find_in_any_frame(name)
+        found = self.outer.state.env.find_in_any_frame(name)
         if found is None:
-            return self.outer.resolver.resolve(name, loc)
+            return self.outer.state.resolver.lookup(name)
         if isinstance(found, SimpleValue):
             assert self.inner is not None
             sub_input = self.inner.graph.add_input(name, found.value.type)
@@ -471,7 +529,7 @@ class _CaptureResolver(Resolver):
 
 
 class _ImportedConcrete:
-    """What `ModuleValue` asks of a class (a `ConcreteModuleType`), answered by its spec."""
+    """What `ModuleValue` asks of a class (its `ModuleInfo`), answered by the class's spec."""
 
     container = None
 
@@ -491,45 +549,21 @@ class _ImportedConcrete:
                 self.submodules[name] = importer.concrete(typ.qualified_name, None)
 
 
-class _ConcreteTable(Mapping[str, Any]):
-    def __init__(self, importer: SourceImporter) -> None:
-        self.importer = importer
-
-    def __getitem__(self, name: str) -> Any:
-        if name not in self.importer.classes:
-            raise KeyError(name)
-        return self.importer.concrete(name, None)
-
-    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
-        return self[name] if name in self.importer.classes else default
-
-    def __iter__(self) -> Any:
-        return iter(self.importer.classes)
-
-    def __len__(self) -> int:
-        return len(self.importer.classes)
-
-
-class _ImportedClasses:
-    """The compiler's `module_types()` for imported code."""
-
-    def __init__(self, importer: SourceImporter) -> None:
-        self.importer = importer
-        self.concrete_by_name = _ConcreteTable(importer)
-
-    def method(
-        self, c: Any, name: str, call_site: SourceRange | None = None, caller: str | None = None
-    ) -> Any:
-        return self.importer.method(c.class_type.qualified_name, name, call_site)
-
-
 class _ImportCompiler(ScriptCompiler):
+    """The compiler sugared values ask about objects and methods of the archive's classes."""
+
     def __init__(self, importer: SourceImporter, optimize: bool | None) -> None:
         super().__init__(optimize=optimize)
-        self._imported = _ImportedClasses(importer)
+        self.importer = importer
 
-    def module_types(self) -> Any:
-        return self._imported
+    def object_value(self, value: Any, loc: SourceRange) -> SugaredValue:
+        typ = value.type
+        if not isinstance(typ, ClassType) or typ.qualified_name not in self.importer.classes:
+            raise SourceImportError(f"no class '{typ}' is defined in the archive", loc)
+        return ModuleValue(value, self.importer.concrete(typ.qualified_name, loc))
+
+    def method(self, class_type: Any, name: str, loc: SourceRange | None, caller: str) -> Any:
+        return self.importer.method(class_type.qualified_name, name, loc)
 
 
 # -- the importer
@@ -583,7 +617,7 @@ class SourceImporter:
             return self._named_tuple_type(spec, loc)  # type: ignore[return-value]
         class_type = ClassType(qualified, is_module=spec.is_module)
         self._types[qualified] = class_type  # before its attributes: they may name the class
-        reader = _ImportTypeReader(self.resolver, self)
+        reader = _ImportTypeReader(self)
         for name, typ in spec.attributes.items():
             if isinstance(typ, str):
                 typ = self._type_from_text(typ, loc)
@@ -594,7 +628,7 @@ class SourceImporter:
         return class_type
 
     def _named_tuple_type(self, spec: ClassSpec, loc: SourceRange | None) -> TupleType:
-        reader = _ImportTypeReader(self.resolver, self)
+        reader = _ImportTypeReader(self)
         fields = []
         for typ in spec.attributes.values():
             if isinstance(typ, str):
@@ -650,7 +684,6 @@ class SourceImporter:
             graph, schema = emitter.emit()
         finally:
             self._in_progress.discard(key)
-        forget_temporary_names(graph)
         fn = ScriptFunction(
             name,
             graph,
@@ -675,13 +708,16 @@ class SourceImporter:
                 f"recursive calls are not supported: '{qualified}' calls itself", loc
             )
         self._in_progress.add(qualified)
-        name = qualified.removeprefix("__torch__.")
+        # TorchScript's Function name is the last part of its qualified name; another
+        # function of the archive may have it already, and the unit finds functions by name
+        name = qualified.rpartition(".")[2]
+        if self.compiler.unit.find_function(name) is not None:
+            name = qualified.removeprefix("__torch__.")
         try:
             emitter = _ImportEmitter(self, self.resolver, definition, name=name)
             graph, schema = emitter.emit()
         finally:
             self._in_progress.discard(qualified)
-        forget_temporary_names(graph)
         fn = ScriptFunction(
             name,
             graph,
@@ -689,6 +725,7 @@ class SourceImporter:
             compilation_unit=self.compiler.unit,
             optimize=self.compiler.optimize,
         )
+        fn.qualified_name = qualified
         self.compiler.unit.register(fn)
         self._compiled[qualified] = fn
         return fn
@@ -703,31 +740,6 @@ class SourceImporter:
                     self.method(qualified, name)
             for qualified in self.functions:
                 self.function(qualified)
-
-
-def _is_temporary(name: str) -> bool:
-    return name == "_" or (name[:1] == "_" and name[1:].isdigit())
-
-
-def forget_temporary_names(graph: Graph) -> None:
-    """Drop the printer's temporary names (`_0`, `_12`) from values, as TorchScript's emitter
-    never gives them (its `meaningfulName`): printing the imported graph then names its
-    temporaries afresh, so print -> import -> print is stable."""
-
-    def walk(block: Any) -> None:
-        for v in block.inputs:
-            if v.has_debug_name() and _is_temporary(v.debug_name_base()):
-                v.set_debug_name(None)
-        for node in block.nodes():
-            for v in node.outputs:
-                if v.has_debug_name() and _is_temporary(v.debug_name_base()):
-                    v.set_debug_name(None)
-            for b in node.blocks:
-                walk(b)
-            if node.kind is FORK:
-                walk(node.g("Subgraph").block)
-
-    walk(graph.block)
 
 
 def read_class(
