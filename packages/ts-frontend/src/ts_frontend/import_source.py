@@ -535,7 +535,7 @@ class _ImportedConcrete:
 
     def __init__(self, class_type: ClassType, spec: ClassSpec, importer: SourceImporter) -> None:
         self.class_type = class_type
-        self.py_class = types.SimpleNamespace(__name__=class_type.name)
+        self.py_class: Any = types.SimpleNamespace(__name__=class_type.name)
         self.constants = dict(spec.constants)
         self.methods = set(spec.methods)
         self.unusable: dict[str, str] = {}
@@ -560,7 +560,7 @@ class _ImportCompiler(ScriptCompiler):
         typ = value.type
         if not isinstance(typ, ClassType) or typ.qualified_name not in self.importer.classes:
             raise SourceImportError(f"no class '{typ}' is defined in the archive", loc)
-        return ModuleValue(value, self.importer.concrete(typ.qualified_name, loc))
+        return ModuleValue(value, self.importer.concrete(typ.qualified_name, loc))  # type: ignore[arg-type]
 
     def method(self, class_type: Any, name: str, loc: SourceRange | None, caller: str) -> Any:
         return self.importer.method(class_type.qualified_name, name, loc)

@@ -296,8 +296,9 @@ class PythonPrinter:
         return t.annotation_str()
 
     def _register_type(self, t: Type) -> None:
-        if isinstance(t, ClassType) or (isinstance(t, TupleType) and t.qualified_name is not None):
-            self.dependencies.setdefault(t.qualified_name, t)
+        name = t.qualified_name if isinstance(t, (ClassType, TupleType)) else None
+        if name is not None:  # a class, or a NamedTuple
+            self.dependencies.setdefault(name, t)
         for c in t.contained_types():
             self._register_type(c)
 

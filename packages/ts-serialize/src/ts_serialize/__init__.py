@@ -58,7 +58,7 @@ def _install_methods() -> None:
     save_method.__doc__ = "Save this scripted program to `f` (see `ts_serialize.save`)."
     for cls in (ts_runtime.ScriptModule, ScriptFunction):
         if "save" not in cls.__dict__:
-            cls.save = save_method  # type: ignore[attr-defined]
+            cls.save = save_method  # type: ignore[attr-defined,union-attr]
 
 
 _install_methods()

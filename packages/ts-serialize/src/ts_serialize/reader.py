@@ -184,13 +184,11 @@ class ArchiveReader:
         try:
             self.importer.compile_all()
         except FrontendError as exc:
-            where = None
+            at: str | None = None
             if exc.range is not None:
                 line = exc.range.source.line_col(exc.range.start)[0]
-                where = f"code of {exc.range.source.filename}:{line}"
-            raise ArchiveError(
-                f"the archive's code does not compile: {exc.message}", where
-            ) from None
+                at = f"code of {exc.range.source.filename}:{line}"
+            raise ArchiveError(f"the archive's code does not compile: {exc.message}", at) from None
         except RecursionError:
             raise ArchiveError(
                 "the archive's code is nested too deeply to compile", "code"

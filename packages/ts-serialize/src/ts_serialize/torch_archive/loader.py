@@ -129,7 +129,7 @@ def load_torch_archive(
     )
     constants: list[Any] = []
     if archive.has("constants.pkl"):
-        table = _unpickle(archive, "constants.pkl", pickles)
+        table = _unpickle(archive, "constants.pkl", pickles, loader)
         if not isinstance(table, tuple):
             raise ArchiveError(
                 "constants.pkl does not hold a tuple", archive.prefix + "constants.pkl"
@@ -156,7 +156,9 @@ def load_torch_archive(
         raise UnsupportedArchiveError(
             f"the archive's code does not compile in tsjit: {exc}", "code"
         ) from None
-    root = loader.resolve(_unpickle(archive, "data.pkl", pickles), archive.prefix + "data.pkl", 0)
+    root = loader.resolve(
+        _unpickle(archive, "data.pkl", pickles, loader), archive.prefix + "data.pkl", 0
+    )
     if not isinstance(root, ts_runtime.ScriptModule):
         raise ArchiveError("data.pkl does not hold a module", archive.prefix + "data.pkl")
     if extra_files is not None:
@@ -193,8 +195,11 @@ def _big_endian(archive: TorchArchive) -> bool:
     return order == "big"
 
 
-def _unpickle(archive: TorchArchive, name: str, pickles: TorchScriptPickles) -> Any:
+def _unpickle(
+    archive: TorchArchive, name: str, pickles: TorchScriptPickles, loader: _ObjectLoader
+) -> Any:
     data = archive.read(name, limit=MAX_PICKLE_BYTES)
+    loader.allow(len(data))
     machine = RestrictedUnpickler(
         data,
         name=archive.prefix + name,
@@ -265,7 +270,13 @@ class _ObjectLoader:
     def __init__(self, classes: dict[str, ClassSpec]) -> None:
         self.classes = classes
         self.importer: SourceImporter | None = None
-        self.budget = 0
+        self.budget = 0  # values visited; a pickle's values can share structure (memo)
+        self.max_budget = 10_000
+
+    def allow(self, pickle_bytes: int) -> None:
+        """Visiting values of a pickle of this size is allowed: 10 per byte (a value written
+        once takes at least one byte, so only shared containers can exceed it)."""
+        self.max_budget += 10 * pickle_bytes
 
     def finish(self, shell: ObjectShell, qualified: str, state: Any, where: str) -> Any:
         if self.importer is None:
@@ -304,7 +315,7 @@ class _ObjectLoader:
     def resolve(self, value: Any, where: str, depth: int) -> Any:
         """`value` with built objects in place of their shells; depth and size bounded."""
         self.budget += 1
-        if self.budget > 10_000_000:
+        if self.budget > self.max_budget:
             raise ArchiveError("the pickled values are too large (shared structure?)", where)
         if depth > self.MAX_DEPTH:
             raise ArchiveError(f"values are nested deeper than {self.MAX_DEPTH} levels", where)
