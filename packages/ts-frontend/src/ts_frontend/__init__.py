@@ -11,7 +11,17 @@ from .errors import (
     UndefinedNameError,
     UninitializedVariableError,
 )
+from .import_source import (
+    ClassSpec,
+    SourceFile,
+    SourceImporter,
+    SourceImportError,
+    literal_value,
+    read_class,
+    read_source_file,
+)
 from .jit_api import Final, annotate, export, fork, ignore, is_scripting, is_tracing, unused, wait
+from .python_printer import ConstantTable, PrintError, print_for_archive, qualified_function_name
 from .script import (
     CompilationUnit,
     ScriptCompiler,
@@ -26,14 +36,20 @@ _registrations.register()
 
 __all__ = [
     "CallError",
+    "ClassSpec",
     "CompilationUnit",
+    "ConstantTable",
     "Final",
     "FrontendError",
     "FrontendTypeError",
     "NotSupportedError",
     "ParseError",
+    "PrintError",
     "ScriptCompiler",
     "ScriptFunction",
+    "SourceFile",
+    "SourceImportError",
+    "SourceImporter",
     "SourceUnavailableError",
     "TracerWarning",
     "TracingCheckError",
@@ -46,6 +62,11 @@ __all__ = [
     "ignore",
     "is_scripting",
     "is_tracing",
+    "literal_value",
+    "print_for_archive",
+    "qualified_function_name",
+    "read_class",
+    "read_source_file",
     "script",
     "script_source",
     "trace",

@@ -123,6 +123,35 @@ def parse_archive_source(text: str, filename: str) -> list[Any]:
     return _ArchiveParser(Source(text, filename)).parse_module()
 
 
+@dataclass
+class SourceFile:
+    """What one file of printed code defines."""
+
+    classes: list[ClassDef]
+    functions: list[t.Def]
+
+
+def read_source_file(text: str, filename: str) -> SourceFile:
+    """The classes and functions a code file defines; `op_version_set = N` lines (1.x
+    archives) are skipped, anything else at the top level is an error."""
+    out = SourceFile([], [])
+    for stmt in parse_archive_source(text, filename):
+        if isinstance(stmt, ClassDef):
+            out.classes.append(stmt)
+        elif isinstance(stmt, t.Def):
+            out.functions.append(stmt)
+        elif (
+            isinstance(stmt, t.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], t.Name)
+            and stmt.targets[0].id == "op_version_set"
+        ):
+            continue
+        else:
+            raise SourceImportError(f"unexpected {stmt.kind} at the top of a code file", stmt.range)
+    return out
+
+
 # -- what the importer is given
 
 
@@ -837,9 +866,11 @@ __all__ = [
     "ClassDef",
     "ClassSpec",
     "ImportResolver",
+    "SourceFile",
     "SourceImportError",
     "SourceImporter",
     "literal_value",
     "parse_archive_source",
     "read_class",
+    "read_source_file",
 ]

@@ -16,9 +16,13 @@ from __future__ import annotations
 from typing import Any
 
 import ts_runtime
-from ts_frontend import FrontendError
-from ts_frontend.import_source import ClassSpec, SourceImporter, parse_archive_source
-from ts_frontend.tree import Def
+from ts_frontend import (
+    ClassSpec,
+    FrontendError,
+    SourceFile,
+    SourceImporter,
+    read_source_file,
+)
 from ts_ir import ClassType, TorchScriptError
 from ts_schema import registry
 
@@ -165,15 +169,15 @@ class ArchiveReader:
         for i, record in enumerate(classes):
             spec = self.read_class(record, f"header.classes[{i}]")
             self.specs[spec.qualified_name] = spec
-        defs: dict[str, Def] = {}
+        defs: dict[str, Any] = {}
         for i, record in enumerate(functions):
             where = f"header.functions[{i}]"
             name = _field(record, "name", str, where)
             code = self._code(record, where, name)
-            stmts = self._parse(code, name)
-            if len(stmts) != 1 or not isinstance(stmts[0], Def):
+            parsed = self._parse(code, name)
+            if len(parsed.functions) != 1 or parsed.classes:
                 raise ArchiveError("a function's code is not one function definition", where)
-            defs[name] = stmts[0]
+            defs[name] = parsed.functions[0]
         # objects may be constants (rare); they are decoded once classes are known
         self.importer = SourceImporter(
             classes=self.specs, functions=defs, constants=[], optimize=self.optimize
@@ -205,9 +209,9 @@ class ArchiveReader:
         check_nesting(code, f"code of {name}")
         return code
 
-    def _parse(self, code: str, filename: str) -> list[Any]:
+    def _parse(self, code: str, filename: str) -> SourceFile:
         try:
-            return parse_archive_source(code, filename)
+            return read_source_file(code, filename)
         except FrontendError as exc:
             line = exc.range.source.line_col(exc.range.start)[0] if exc.range is not None else "?"
             raise ArchiveError(
@@ -245,9 +249,10 @@ class ArchiveReader:
                 raise ArchiveError("a constant is not [name, value]", f"{where}.constants[{i}]")
             spec.constants[entry[0]] = self.values.decode(entry[1], f"{where}.constants[{i}]")
         code = self._code(record, where, name)
-        for stmt in self._parse(code, name):
-            if not isinstance(stmt, Def):
-                raise ArchiveError("a class's code holds something other than methods", where)
+        parsed = self._parse(code, name)
+        if parsed.classes:
+            raise ArchiveError("a class's code holds something other than methods", where)
+        for stmt in parsed.functions:
             if stmt.name in spec.methods:
                 raise ArchiveError(f"method '{stmt.name}' is defined twice", where)
             spec.methods[stmt.name] = stmt

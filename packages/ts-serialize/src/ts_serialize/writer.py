@@ -17,12 +17,7 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 import ts_runtime
-from ts_frontend.python_printer import (
-    ConstantTable,
-    PrintError,
-    print_for_archive,
-    qualified_function_name,
-)
+from ts_frontend import ConstantTable, PrintError, print_for_archive, qualified_function_name
 from ts_ir import ClassType, FunctionType, Graph, TupleType
 
 from . import container

@@ -24,16 +24,14 @@ from __future__ import annotations
 from typing import Any
 
 import ts_runtime
-from ts_frontend import FrontendError
-from ts_frontend.import_source import (
-    ClassDef,
+from ts_frontend import (
     ClassSpec,
+    FrontendError,
     SourceImporter,
     literal_value,
-    parse_archive_source,
     read_class,
+    read_source_file,
 )
-from ts_frontend.tree import Assign, Def, Name
 from ts_ir import ClassType, TorchScriptError
 
 from ..container import Limits
@@ -209,14 +207,14 @@ def _unpickle(
     return machine.load()
 
 
-def _read_code(archive: TorchArchive) -> tuple[dict[str, ClassSpec], dict[str, Def]]:
+def _read_code(archive: TorchArchive) -> tuple[dict[str, ClassSpec], dict[str, Any]]:
     classes: dict[str, ClassSpec] = {}
-    functions: dict[str, Def] = {}
+    functions: dict[str, Any] = {}
     for entry, namespace in archive.code_files():
         text = archive.text(entry[len(archive.prefix) :], limit=archive.limits.max_source_bytes)
         check_nesting(text, entry)
         try:
-            stmts = parse_archive_source(text, entry)
+            parsed = read_source_file(text, entry)
         except FrontendError as exc:
             line = exc.range.source.line_col(exc.range.start)[0] if exc.range is not None else "?"
             raise ArchiveError(
@@ -224,38 +222,28 @@ def _read_code(archive: TorchArchive) -> tuple[dict[str, ClassSpec], dict[str, D
             ) from None
         except RecursionError:
             raise ArchiveError("the code is nested too deeply to parse", entry) from None
-        for stmt in stmts:
-            if isinstance(stmt, ClassDef):
-                q = f"{namespace}.{stmt.name}"
-                if q in classes:
-                    raise ArchiveError(f"class '{q}' is defined twice", entry)
-                kind = _class_kind(stmt)
-                if kind is not None:
-                    raise UnsupportedArchiveError(
-                        f"'{q}' is {kind}, which tsjit does not load yet", entry
-                    )
-                try:
-                    classes[q] = read_class(stmt, q, literal_value)
-                except FrontendError as exc:
-                    raise ArchiveError(f"class '{q}': {exc.message}", entry) from None
-            elif isinstance(stmt, Def):
-                q = f"{namespace}.{stmt.name}"
-                if q in functions:
-                    raise ArchiveError(f"function '{q}' is defined twice", entry)
-                functions[q] = stmt
-            elif (
-                isinstance(stmt, Assign)
-                and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], Name)
-                and stmt.targets[0].id == "op_version_set"
-            ):
-                continue  # the operator version of 1.x archives
-            else:
-                raise ArchiveError(f"unexpected {stmt.kind} at the top of a code file", entry)
+        for cls in parsed.classes:
+            q = f"{namespace}.{cls.name}"
+            if q in classes:
+                raise ArchiveError(f"class '{q}' is defined twice", entry)
+            kind = _class_kind(cls)
+            if kind is not None:
+                raise UnsupportedArchiveError(
+                    f"'{q}' is {kind}, which tsjit does not load yet", entry
+                )
+            try:
+                classes[q] = read_class(cls, q, literal_value)
+            except FrontendError as exc:
+                raise ArchiveError(f"class '{q}': {exc.message}", entry) from None
+        for fn in parsed.functions:
+            q = f"{namespace}.{fn.name}"
+            if q in functions:
+                raise ArchiveError(f"function '{q}' is defined twice", entry)
+            functions[q] = fn
     return classes, functions
 
 
-def _class_kind(stmt: ClassDef) -> str | None:
+def _class_kind(stmt: Any) -> str | None:
     for base in stmt.bases:
         if base in ("Enum", "Interface", "ModuleInterface"):
             return {"Enum": "an Enum", "Interface": "an interface"}.get(base, "a module interface")
