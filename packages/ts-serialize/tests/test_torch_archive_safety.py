@@ -324,3 +324,56 @@ def test_mutated_pytorch_archives_raise_only_archive_errors() -> None:
     outcome = campaign(seeds, CASES, load, (ArchiveError,), structured=zip_structured, seed=1)
     print(f"\n{CASES} mutated .pt archives: {outcome.summary()}")
     assert not outcome.failures, "\n".join(outcome.failures[:10])
+
+
+def _archive_with_code(
+    code: str, *, version: str = "3", extra_entries: dict[str, bytes] | None = None
+) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("archive/version", version + "\n")
+        z.writestr("archive/code/__torch__.py", code, compress_type=zipfile.ZIP_DEFLATED)
+        z.writestr("archive/data.pkl", module_pickle(tensor_pickle(4, (4,))))
+        z.writestr("archive/data/0", b"\0" * 16)
+        for name, content in (extra_entries or {}).items():
+            z.writestr(f"archive/{name}", content)
+    return buf.getvalue()
+
+
+def test_unsupported_operators_and_constructs_are_named_with_their_place() -> None:
+    code = CODE.replace("torch.add(x, self.w)", "torch.no_such_op(x, self.w)")
+    with pytest.raises(UnsupportedArchiveError, match=r"aten::no_such_op.*code/__torch__\.py:8"):
+        load_bytes(_archive_with_code(code))
+    code = CODE + "class Color(Enum):\n  RED = 1\n"
+    with pytest.raises(UnsupportedArchiveError, match="an Enum"):
+        load_bytes(_archive_with_code(code))
+    code = CODE.replace("return torch.add(x, self.w)", "return [y for y in x]")
+    with pytest.raises(UnsupportedArchiveError, match=r"does not compile.*code/__torch__\.py"):
+        load_bytes(_archive_with_code(code))
+
+
+def test_the_1x_layout_loads() -> None:
+    """What PyTorch 1.x archives add: `op_version_set` and import lines, no byteorder record,
+    no constants.pkl, version 2."""
+    import ts_runtime as torch
+
+    code = "op_version_set = 2\nimport __torch__\nfrom typing import List\n" + CODE.replace(
+        '__buffers__ = ["w", ]', '__buffers__ = ["w", ]'
+    )
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("model/version", "2\n")
+        z.writestr("model/code/__torch__.py", code)
+        z.writestr("model/data.pkl", module_pickle(tensor_pickle(4, (4,))))
+        z.writestr("model/data/0", struct.pack("<4f", 1, 2, 3, 4))
+    m = load_bytes(buf.getvalue())
+    assert m(torch.ones(4)).tolist() == [2.0, 3.0, 4.0, 5.0]
+
+
+def test_model_json_archives_are_refused_with_a_reason() -> None:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("model/model.json", "{}")
+        z.writestr("model/version", "1\n")
+    with pytest.raises(UnsupportedArchiveError, match=r"model\.json layout"):
+        load_bytes(buf.getvalue())
