@@ -21,8 +21,8 @@ from typing import Any
 import msgpack
 import ts_runtime as torch
 import ts_serialize
-from mutation import BIG_VALUES, campaign, from_bytes
-from test_modules import Everything
+from archive_mutation import BIG_VALUES, campaign, from_bytes
+from test_saved_programs import Everything
 from ts_frontend import script
 from ts_serialize import ArchiveError
 from ts_serialize.container import PREAMBLE

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 import ts_serialize
-from mutation import campaign, from_bytes
+from archive_mutation import campaign, from_bytes
 from ts_serialize import ArchiveError, ForbiddenGlobalError, UnsupportedArchiveError
 from ts_serialize.torch_archive.unpickler import RestrictedUnpickler
 
