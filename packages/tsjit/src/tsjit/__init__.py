@@ -10,7 +10,8 @@
 
 Everything ts-runtime's eager namespace offers (`tsjit.tensor`,
 `tsjit.tanh`, dtypes, `tsjit.no_grad`) is available here; `tsjit.jit`
-compiles and traces, `tsjit.nn` has the modules.
+compiles and traces, `tsjit.nn` has the modules, `tsjit.cuda` says whether
+CUDA devices can be used.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 import ts_runtime as _runtime
 from ts_runtime.ops_namespace import ops
 
-from . import jit, nn
+from . import cuda, jit, nn
 from .serialization import load, save
 
 __version__ = "0.1.0"
@@ -38,4 +39,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(dir(_runtime)))
 
 
-__all__ = ["jit", "load", "nn", "ops", "save"]
+__all__ = ["cuda", "jit", "load", "nn", "ops", "save"]
