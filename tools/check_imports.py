@@ -82,6 +82,7 @@ LAYERS: dict[str, list[tuple[str, list[str]]]] = {
                 "class_compiler",
                 "module_compiler",
                 "script",
+                "import_source",
                 "script_module",
                 "tracer",
                 "__init__",

@@ -81,7 +81,9 @@ def test_demo_runs_to_the_end_and_shows_the_whole_pipeline(tmp_path: Path):
     assert "\033[" not in out  # piped output has no colour
 
 
-@pytest.mark.parametrize("command", [[], ["demo"], ["script"], ["viz"], ["opt"], ["doctor"]])
+@pytest.mark.parametrize(
+    "command", [[], ["demo"], ["script"], ["viz"], ["opt"], ["doctor"], ["convert"]]
+)
 def test_every_command_has_help(command):
     done = tsjit(*command, "--help")
     assert done.returncode == 0, done.stderr
