@@ -18,8 +18,10 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from ts_ir import Device, TensorType, TorchScriptError
+from ts_ir import Device, TensorType
 
+from . import devices
+from .devices import DeviceArray, DeviceError
 from .dtypes import (
     bool_,
     complex64,
@@ -31,19 +33,9 @@ from .dtypes import (
     numpy_dtype,
     to_dtype,
 )
+from .errors import DimensionError, TensorError
 
 CPU = Device("cpu")
-
-
-class TensorError(TorchScriptError, RuntimeError):
-    """An operator was given arguments it cannot work with (shapes, dtypes, values).
-
-    It is a `RuntimeError` too, as PyTorch raises for the same mistakes.
-    """
-
-
-class DimensionError(TorchScriptError, IndexError):
-    """A dimension index is out of range (an `IndexError`, as in PyTorch)."""
 
 
 class Size(tuple):
@@ -156,6 +148,8 @@ class Tensor:
         return strides[normalize_dim(dim, self._data.ndim)]
 
     def storage_offset(self) -> int:
+        if isinstance(self._data, DeviceArray):
+            return self._data.storage_offset
         base = self._data
         while base.base is not None and isinstance(base.base, np.ndarray):
             base = base.base
@@ -163,6 +157,8 @@ class Tensor:
         return offset // self._data.itemsize
 
     def is_contiguous(self, memory_format: Any = None) -> bool:
+        if isinstance(self._data, DeviceArray):
+            return self._data.is_contiguous()
         return is_contiguous_array(self._data)
 
     @property
@@ -171,14 +167,16 @@ class Tensor:
 
     @property
     def device(self) -> Device:
-        return CPU
+        data = self._data
+        return CPU if data.__class__ is np.ndarray else devices.storage_device(data)
 
     @property
     def is_cuda(self) -> bool:
-        return False
+        return self.device.type == "cuda"
 
     def get_device(self) -> int:
-        return -1
+        d = self.device
+        return -1 if d.type == "cpu" else (d.index or 0)
 
     @property
     def layout(self) -> int:
@@ -194,6 +192,8 @@ class Tensor:
         return self._data.itemsize
 
     def data_ptr(self) -> int:
+        if isinstance(self._data, DeviceArray):
+            return self._data.data_ptr
         return self._data.__array_interface__["data"][0]
 
     @property
@@ -203,7 +203,7 @@ class Tensor:
     def type_for_ir(self) -> TensorType:
         """This tensor's complete IR type (dtype, device, sizes, strides, requires_grad)."""
         return TensorType(
-            self.dtype.scalar_type, CPU, self.requires_grad, self._data.shape, self.stride()
+            self.dtype.scalar_type, self.device, self.requires_grad, self._data.shape, self.stride()
         )
 
     # -- autograd state
@@ -234,6 +234,8 @@ class Tensor:
             raise TensorError(
                 "only tensors of floating point and complex dtype can require gradients"
             )
+        if requires_grad and isinstance(self._data, DeviceArray):
+            raise DeviceError(f"autograd is not implemented for tensors on {self.device}")
         if ag is None:
             if requires_grad:
                 self._ag = AutogradMeta(True)
@@ -331,6 +333,11 @@ class Tensor:
         if self.requires_grad and not force:
             raise TensorError(
                 "can't call numpy() on a tensor that requires grad; use tensor.detach().numpy()"
+            )
+        if isinstance(self._data, DeviceArray):
+            raise DeviceError(
+                f"can't convert a tensor on {self.device} to numpy; copy it to the host "
+                "first with .cpu()"
             )
         return self._data
 
@@ -563,11 +570,10 @@ def from_numpy(arr: np.ndarray) -> Tensor:
 
 
 def check_device(device: Any) -> None:
-    if device is None:
-        return
-    d = device if isinstance(device, Device) else Device(str(device))
-    if d.type != "cpu":
-        raise TensorError(f"device {d} is not available: tensors of this runtime live on the cpu")
+    """For kernels that take a `device`: the CPU passes, another device raises (see
+    `devices.check_device`: it is not available, or the call did not reach its kernels)."""
+    if device is not None:
+        devices.check_device(device)
 
 
 def scalar_to_array(value: bool | int | float | complex, d: int) -> np.ndarray:
