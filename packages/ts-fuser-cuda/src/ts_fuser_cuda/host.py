@@ -45,7 +45,7 @@ SHIM = Path(__file__).parent / "host_shim.h"
 #: compiled), wrapping signed arithmetic (numpy's), no fast math.
 GXX_OPTIONS = (
     "-std=c++17",
-    "-O1",
+    "-O0",
     "-fPIC",
     "-shared",
     "-ffp-contract=off",
@@ -80,10 +80,11 @@ def launcher(entry: Entry) -> str:
     args = ", ".join(f"*({_plain_type(p.ctype)}*)params[{i}]" for i, p in enumerate(entry.params))
     barriers = "true" if entry.barriers else "false"
     return (
+        f"static void tsh_body_{entry.name}(void** params) {{ {entry.name}({args}); }}\n"
         f'extern "C" int tsh_launch_{entry.name}(unsigned gx, unsigned gy, unsigned gz, '
         f"unsigned bx, unsigned by, unsigned bz, void** params) {{\n"
         f"    return ts_host::run_grid({{gx, gy, gz}}, {{bx, by, bz}}, {barriers}, "
-        f"[&] {{ {entry.name}({args}); }});\n"
+        f"tsh_body_{entry.name}, params);\n"
         f"}}\n"
     )
 
@@ -129,6 +130,8 @@ class HostLibrary:
         if status:
             raise CudaLaunchError(
                 f"{name} called __syncthreads but was launched without barrier support"
+                if status == 1
+                else f"{name}: the host emulation ran out of memory for its threads"
             )
 
 

@@ -17,9 +17,6 @@
 #include <string.h>
 #include <ucontext.h>
 
-#include <cmath>
-#include <functional>
-#include <vector>
 
 #define __device__
 #define __global__
@@ -52,21 +49,26 @@ static inline T __ldg(const T* p) {
 
 namespace ts_host {
 
+enum { STACK_BYTES = 64 * 1024 };
+
 struct Fiber {
     ucontext_t context;
-    std::vector<char> stack;
-    bool done = false;
+    char* stack;
+    bool done;
     ts_dim3 index;
 };
+
+typedef void (*Body)(void**);
 
 static ucontext_t scheduler;
 static Fiber* fibers = nullptr;
 static int current = -1;
-static const std::function<void()>* body = nullptr;
+static Body body = nullptr;
+static void** body_params = nullptr;
 static int barrier_error = 0;
 
 static void fiber_main(void) {
-    (*body)();
+    body(body_params);
     fibers[current].done = true;
 }
 
@@ -84,17 +86,24 @@ static inline void __syncthreads() {
 
 namespace ts_host {
 
-static int run_block_with_barriers(unsigned threads, const std::function<void()>& kernel) {
-    std::vector<Fiber> block(threads);
-    fibers = block.data();
-    body = &kernel;
+static int run_block_with_barriers(unsigned threads, Body kernel, void** params) {
+    Fiber* block = (Fiber*)calloc(threads, sizeof(Fiber));
+    char* stacks = (char*)malloc((size_t)threads * STACK_BYTES);
+    if (block == nullptr || stacks == nullptr) {
+        free(block);
+        free(stacks);
+        return 3;
+    }
+    fibers = block;
+    body = kernel;
+    body_params = params;
     for (unsigned t = 0; t < threads; ++t) {
         Fiber& f = block[t];
         f.index = {t % blockDim.x, (t / blockDim.x) % blockDim.y, t / (blockDim.x * blockDim.y)};
-        f.stack.resize(64 * 1024);
+        f.stack = stacks + (size_t)t * STACK_BYTES;
         getcontext(&f.context);
-        f.context.uc_stack.ss_sp = f.stack.data();
-        f.context.uc_stack.ss_size = f.stack.size();
+        f.context.uc_stack.ss_sp = f.stack;
+        f.context.uc_stack.ss_size = STACK_BYTES;
         f.context.uc_link = &scheduler;
         makecontext(&f.context, fiber_main, 0);
     }
@@ -114,11 +123,14 @@ static int run_block_with_barriers(unsigned threads, const std::function<void()>
     }
     fibers = nullptr;
     current = -1;
+    free(block);
+    free(stacks);
     return 0;
 }
 
-// 0, or 1 when a kernel used a barrier but was launched without barrier support
-static int run_grid(ts_dim3 grid, ts_dim3 block, bool barriers, const std::function<void()>& kernel) {
+// 0; 1 when a kernel used a barrier but was launched without barrier support; 3 when the
+// fibers' memory could not be allocated
+static int run_grid(ts_dim3 grid, ts_dim3 block, bool barriers, Body kernel, void** params) {
     gridDim = grid;
     blockDim = block;
     barrier_error = 0;
@@ -128,13 +140,13 @@ static int run_grid(ts_dim3 grid, ts_dim3 block, bool barriers, const std::funct
             for (unsigned bx = 0; bx < grid.x; ++bx) {
                 blockIdx = {bx, by, bz};
                 if (barriers) {
-                    int status = run_block_with_barriers(threads, kernel);
+                    int status = run_block_with_barriers(threads, kernel, params);
                     if (status) return status;
                     continue;
                 }
                 for (unsigned t = 0; t < threads; ++t) {
                     threadIdx = {t % block.x, (t / block.x) % block.y, t / (block.x * block.y)};
-                    kernel();
+                    kernel(params);
                 }
             }
     return barrier_error;

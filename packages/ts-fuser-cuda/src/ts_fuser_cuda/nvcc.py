@@ -104,6 +104,20 @@ def compile_ptx(source: str, arch: str = "sm_80") -> str:
     return _compile(source, arch, "ptx").decode()
 
 
+def compile_ptx_batches(bodies: list[str], arch: str = "sm_80", batches: int = 2) -> list[str]:
+    """Kernel sources (without the prelude) compiled to PTX in `batches` compilation units,
+    nvcc running on each at once: how many kernels are checked in few nvcc invocations. Raises
+    `CudaCompileError` for the first unit nvcc rejects."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .codegen import module_source
+
+    batches = max(1, min(batches, len(bodies)))
+    units = [module_source(bodies[i::batches]) for i in range(batches)]
+    with ThreadPoolExecutor(max_workers=batches) as pool:
+        return list(pool.map(lambda unit: compile_ptx(unit, arch), units))
+
+
 def compile_cubin(source: str, arch: str) -> bytes:
     """A cubin for `arch` (`sm_80`), optimized: what a GPU of that compute capability loads."""
     return _compile(source, arch, "cubin", ("-O3",))

@@ -1,0 +1,244 @@
+"""Helpers for ts-fuser-cuda's tests: specs of CUDA inputs, reference results, kernel batches.
+
+(A module of its own, not conftest.py: test directories of several packages are
+collected together, and each has a conftest.)
+
+A `KernelBatch` generates the kernels of many fusion groups into one
+compilation unit, so that one g++ run (the host emulation) and one nvcc run
+(`-ptx`) compile all of them: compiling each kernel on its own would cost
+the compiler's start-up hundreds of times.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import fcntl
+import hashlib
+import os
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import ts_runtime
+from ts_fuser_cpu import Specialization
+from ts_fuser_cuda.backend import CompiledKernel, backend, spec_index_bits
+from ts_fuser_cuda.codegen import PRELUDE, GeneratedKernel, generate, module_source
+from ts_fuser_cuda.driver import Driver
+from ts_fuser_cuda.host import HostDriver
+from ts_fuser_cuda.kernel import bind
+from ts_fuser_cuda.nvcc import compile_ptx_batches, find_nvcc
+from ts_fuser_cuda.storage import CudaArray
+from ts_ir import BoolType, Device, FloatType, Graph, IntType, TensorType, Type, parse_ir
+from ts_runtime.dtypes import scalar_type_of_numpy
+from ts_runtime.tensor import wrap
+
+CUDA = Device("cuda", 0)
+
+
+def spec_of(value: object) -> Type:
+    """The input spec a CUDA tensor (given as its host array) or a number would have."""
+    if isinstance(value, np.ndarray):
+        strides = tuple(s // value.itemsize for s in value.strides)
+        return TensorType(scalar_type_of_numpy(value.dtype), CUDA, False, value.shape, strides)
+    if isinstance(value, bool):
+        return BoolType.get()
+    if isinstance(value, int):
+        return IntType.get()
+    if isinstance(value, float):
+        return FloatType.get()
+    raise TypeError(value)
+
+
+def graph_of(ir: str | Graph) -> Graph:
+    return parse_ir(ir) if isinstance(ir, str) else ir
+
+
+def interpreted(ir: str | Graph, *values: object) -> list[np.ndarray]:
+    """The subgraph run by ts-runtime's interpreter on the CPU: numpy outputs."""
+    g = graph_of(ir)
+    args = [ts_runtime.from_numpy(v) if isinstance(v, np.ndarray) else v for v in values]
+    out = ts_runtime.Code(g, grad_enabled=False).fn(*args)
+    outs = out if isinstance(out, tuple) else (out,)
+    return [o.numpy() for o in outs]
+
+
+def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """How many representable values lie between a and b (same float dtype; NaNs match NaNs)."""
+    assert a.dtype == b.dtype and a.dtype.kind == "f"
+    ints = np.int32 if a.dtype == np.float32 else np.int64
+
+    def ordered(x: np.ndarray) -> np.ndarray:
+        i = np.ascontiguousarray(x).view(ints).astype(np.int64)
+        return np.where(i < 0, np.iinfo(ints).min - i, i)
+
+    d = np.abs(ordered(a) - ordered(b))
+    return np.where(np.isnan(a) & np.isnan(b), 0, d)
+
+
+def assert_same(got: list[np.ndarray] | None, want: list[np.ndarray], *, ulps: int = 0) -> None:
+    assert got is not None, "the kernel asked for the interpreter"
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == w.dtype, (g.dtype, w.dtype)
+        assert g.shape == w.shape, (g.shape, w.shape)
+        if g.dtype.kind == "f":
+            d = ulp_distance(g, w)
+            if ulps == 0:
+                d = np.where((g == 0) & (w == 0), 0, d)
+            bad = d > ulps
+            assert not bad.any(), (
+                f"{np.count_nonzero(bad)} elements differ: got {g[bad][:5]}, want {w[bad][:5]}"
+            )
+        else:
+            np.testing.assert_array_equal(g, w)
+
+
+# ---------------------------------------------------------------------------
+# kernels in batches
+
+
+@dataclass
+class BatchEntry:
+    name: str
+    graph: Graph
+    values: tuple
+    spec: Specialization
+    kernel: GeneratedKernel
+
+
+@dataclass
+class KernelBatch:
+    """Many fusion groups' kernels in one compilation unit (see the module docstring)."""
+
+    prefix: str
+    entries: dict[str, BatchEntry] = field(default_factory=dict)
+
+    def add(self, name: str, ir: str | Graph, *values: object) -> BatchEntry:
+        g = graph_of(ir)
+        spec = backend.specialize(g, [spec_of(v) for v in values])
+        symbol = f"{self.prefix}_{len(self.entries)}"
+        kernel = generate(spec, symbol, index_bits=spec_index_bits(spec))
+        entry = self.entries[name] = BatchEntry(name, g, values, spec, kernel)
+        return entry
+
+    @property
+    def source(self) -> str:
+        return module_source([e.kernel.source for e in self.entries.values()])
+
+    @property
+    def kernel_entries(self) -> list:
+        return [k for e in self.entries.values() for k in e.kernel.entries]
+
+    def compile(self, driver: Driver) -> BatchModule:
+        return BatchModule(self, driver.module(self.source, self.kernel_entries))
+
+
+@dataclass
+class BatchModule:
+    batch: KernelBatch
+    module: object
+
+    def run(self, name: str, *values: object) -> list[np.ndarray] | None:
+        """Run the named group's kernel on the host-emulated device: numpy outputs, or None
+        when the kernel asks for the interpreter."""
+        entry = self.batch.entries[name]
+        values = values or entry.values
+        code = CompiledKernel(entry.kernel, self.module, "")  # type: ignore[arg-type]
+        kernel = bind(entry.spec, code)
+        d = self.module.driver  # type: ignore[attr-defined]
+        out = kernel(*[upload(d, v) if isinstance(v, np.ndarray) else v for v in values])
+        if out is None:
+            return None
+        outs = out if isinstance(out, tuple) else (out,)
+        return [o._data.to_host() for o in outs]
+
+
+def upload(driver: Driver, array: np.ndarray) -> ts_runtime.Tensor:
+    """A CUDA tensor with `array`'s values and its strides: the bytes the array spans are
+    copied, and viewed on the device as the array views them on the host."""
+    if array.size == 0:
+        return wrap(CudaArray.empty(driver, array.shape, array.dtype))
+    assert all(st >= 0 for st in array.strides), "negative strides"
+    span = array.itemsize + sum(
+        (s - 1) * st for s, st in zip(array.shape, array.strides, strict=True)
+    )
+    raw = np.ctypeslib.as_array((ctypes.c_uint8 * span).from_address(array.ctypes.data))
+    stored = CudaArray.from_host(driver, raw)
+    return wrap(CudaArray(driver, stored.allocation, 0, array.shape, array.strides, array.dtype))
+
+
+# ---------------------------------------------------------------------------
+# every kernel the tests build, compiled by nvcc too
+
+
+class RecordingHostDriver(HostDriver):
+    """The host-emulated device, keeping the kernel source of every module the tests ask it for,
+    so that nvcc compiles each of them too (`check_recorded_with_nvcc`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bodies: dict[str, str] = {}
+
+    def module(self, source, entries):  # type: ignore[override]
+        body = source[len(PRELUDE) :] if source.startswith(PRELUDE) else source
+        digest = hashlib.sha256(body.encode()).hexdigest()
+        self.bodies.setdefault(digest, body)
+        # one test process compiles a module; the others wait and load it from the disk cache
+        with shared_lock(f"module-{digest[:16]}"):
+            return super().module(source, entries)
+
+
+def counts_dir() -> Path | None:
+    path = os.environ.get("TS_CUDA_TEST_DIR")
+    return Path(path) if path else None
+
+
+@contextlib.contextmanager
+def shared_lock(name: str) -> Iterator[None]:
+    """A lock the test processes of one run share (a no-op outside the test session)."""
+    directory = counts_dir()
+    if directory is None:
+        yield
+        return
+    with open(directory / f"{name}.lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def add_count(what: str, n: int) -> None:
+    """Add to a count the end-of-run summary prints (works across test processes)."""
+    directory = counts_dir()
+    if directory is None:
+        return
+    with open(directory / f"{os.getpid()}.counts", "a") as f:
+        f.write(f"{what}\t{n}\n")
+
+
+def check_recorded_with_nvcc(driver: RecordingHostDriver) -> None:
+    """Compile every recorded kernel with `nvcc -ptx` in two batched invocations; a kernel
+    another test process checked already (a marker in the counts directory) is skipped."""
+    if find_nvcc() is None:
+        warnings.warn("nvcc was not found: the kernels the tests built were not compiled for a GPU")
+        return
+    directory = counts_dir()
+    with shared_lock("nvcc"):
+        todo = []
+        for digest, body in sorted(driver.bodies.items()):
+            marker = None if directory is None else directory / f"{digest}.nvcc"
+            if marker is not None and marker.exists():
+                continue
+            todo.append((marker, body))
+        if not todo:
+            return
+        ptx = compile_ptx_batches([body for _, body in todo])
+        for marker, _ in todo:
+            if marker is not None:
+                marker.touch()
+    add_count("kernels compiled by nvcc -ptx (sm_80)", sum(p.count(".entry ") for p in ptx))
+    add_count("nvcc invocations", len(ptx))
