@@ -1,55 +1,26 @@
-"""Helpers for ts-fuser-cuda's tests: specs of CUDA inputs, reference results, kernel batches.
+"""Helpers for ts-fuser-cuda's tests: reference results, and every kernel compiled by nvcc.
 
 (A module of its own, not conftest.py: test directories of several packages are
-collected together, and each has a conftest.)
-
-A `KernelBatch` generates the kernels of many fusion groups into one
-compilation unit, so that one g++ run (the host emulation) and one nvcc run
-(`-ptx`) compile all of them: compiling each kernel on its own would cost
-the compiler's start-up hundreds of times.
+collected together, and each has a conftest.) Kernel batches and host arrays as
+CUDA tensors come from the package's own `ts_fuser_cuda.testing`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import hashlib
 import os
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import ts_runtime
-from ts_fuser_cpu import Specialization
-from ts_fuser_cuda.backend import CompiledKernel, backend, spec_index_bits
-from ts_fuser_cuda.codegen import PRELUDE, GeneratedKernel, generate, module_source
-from ts_fuser_cuda.driver import Driver
+from ts_fuser_cuda.codegen import PRELUDE
 from ts_fuser_cuda.host import HostDriver
-from ts_fuser_cuda.kernel import bind
 from ts_fuser_cuda.nvcc import compile_ptx_batches, find_nvcc
-from ts_fuser_cuda.storage import CudaArray
-from ts_ir import BoolType, Device, FloatType, Graph, IntType, TensorType, Type, parse_ir
-from ts_runtime.dtypes import scalar_type_of_numpy
-from ts_runtime.tensor import wrap
-
-CUDA = Device("cuda", 0)
-
-
-def spec_of(value: object) -> Type:
-    """The input spec a CUDA tensor (given as its host array) or a number would have."""
-    if isinstance(value, np.ndarray):
-        strides = tuple(s // value.itemsize for s in value.strides)
-        return TensorType(scalar_type_of_numpy(value.dtype), CUDA, False, value.shape, strides)
-    if isinstance(value, bool):
-        return BoolType.get()
-    if isinstance(value, int):
-        return IntType.get()
-    if isinstance(value, float):
-        return FloatType.get()
-    raise TypeError(value)
+from ts_ir import Graph, parse_ir
 
 
 def graph_of(ir: str | Graph) -> Graph:
@@ -98,76 +69,6 @@ def assert_same(got: list[np.ndarray] | None, want: list[np.ndarray], *, ulps: i
 
 # ---------------------------------------------------------------------------
 # kernels in batches
-
-
-@dataclass
-class BatchEntry:
-    name: str
-    graph: Graph
-    values: tuple
-    spec: Specialization
-    kernel: GeneratedKernel
-
-
-@dataclass
-class KernelBatch:
-    """Many fusion groups' kernels in one compilation unit (see the module docstring)."""
-
-    prefix: str
-    entries: dict[str, BatchEntry] = field(default_factory=dict)
-
-    def add(self, name: str, ir: str | Graph, *values: object) -> BatchEntry:
-        g = graph_of(ir)
-        spec = backend.specialize(g, [spec_of(v) for v in values])
-        symbol = f"{self.prefix}_{len(self.entries)}"
-        kernel = generate(spec, symbol, index_bits=spec_index_bits(spec))
-        entry = self.entries[name] = BatchEntry(name, g, values, spec, kernel)
-        return entry
-
-    @property
-    def source(self) -> str:
-        return module_source([e.kernel.source for e in self.entries.values()])
-
-    @property
-    def kernel_entries(self) -> list:
-        return [k for e in self.entries.values() for k in e.kernel.entries]
-
-    def compile(self, driver: Driver) -> BatchModule:
-        return BatchModule(self, driver.module(self.source, self.kernel_entries))
-
-
-@dataclass
-class BatchModule:
-    batch: KernelBatch
-    module: object
-
-    def run(self, name: str, *values: object) -> list[np.ndarray] | None:
-        """Run the named group's kernel on the host-emulated device: numpy outputs, or None
-        when the kernel asks for the interpreter."""
-        entry = self.batch.entries[name]
-        values = values or entry.values
-        code = CompiledKernel(entry.kernel, self.module, "")  # type: ignore[arg-type]
-        kernel = bind(entry.spec, code)
-        d = self.module.driver  # type: ignore[attr-defined]
-        out = kernel(*[upload(d, v) if isinstance(v, np.ndarray) else v for v in values])
-        if out is None:
-            return None
-        outs = out if isinstance(out, tuple) else (out,)
-        return [o._data.to_host() for o in outs]
-
-
-def upload(driver: Driver, array: np.ndarray) -> ts_runtime.Tensor:
-    """A CUDA tensor with `array`'s values and its strides: the bytes the array spans are
-    copied, and viewed on the device as the array views them on the host."""
-    if array.size == 0:
-        return wrap(CudaArray.empty(driver, array.shape, array.dtype))
-    assert all(st >= 0 for st in array.strides), "negative strides"
-    span = array.itemsize + sum(
-        (s - 1) * st for s, st in zip(array.shape, array.strides, strict=True)
-    )
-    raw = np.ctypeslib.as_array((ctypes.c_uint8 * span).from_address(array.ctypes.data))
-    stored = CudaArray.from_host(driver, raw)
-    return wrap(CudaArray(driver, stored.allocation, 0, array.shape, array.strides, array.dtype))
 
 
 # ---------------------------------------------------------------------------

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from cuda_cases import CASES
-from cuda_testing import KernelBatch, assert_same, interpreted
+from cuda_testing import assert_same, interpreted
+from ts_fuser_cuda.testing import KernelBatch
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NaNs the interpreter makes
 

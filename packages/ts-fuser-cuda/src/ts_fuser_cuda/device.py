@@ -13,9 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ts_ir import Device
+from ts_runtime.devices import DeviceError
 from ts_schema import Operator
 
 from .driver import current_driver, unavailable_reason
+from .storage import CudaArray
 
 
 class CudaDevice:
@@ -44,6 +46,13 @@ class CudaDevice:
         d = current_driver()
         if d is not None:
             d.synchronize()
+
+    def upload(self, array: Any, device: Device) -> Any:
+        from .launching import driver
+
+        if device.index not in (None, 0):
+            raise DeviceError(f"tensors can be placed on cuda:0 only, not {device}")
+        return CudaArray.from_host(driver(), array)
 
     def kernel_for(self, op: Operator) -> Callable[..., Any] | None:
         kernel = self._kernels.get(op.key, False)

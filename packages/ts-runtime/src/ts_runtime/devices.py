@@ -127,6 +127,10 @@ class DeviceProvider(Protocol):
         """The implementation of `op` for this device's tensors, or None."""
         ...
 
+    def upload(self, array: Any, device: Device) -> DeviceArray:
+        """A copy of a host (numpy) array on `device`."""
+        ...
+
 
 def register_device(provider: DeviceProvider) -> DeviceProvider:
     """Make `provider` the source of tensors of its device type (done by the providing

@@ -342,6 +342,8 @@ class Tensor:
         return self._data
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if isinstance(self._data, DeviceArray):
+            return self._data.__array__(dtype)  # refuses, saying how to copy to the host
         return self._data if dtype is None else self._data.astype(dtype)
 
     def __float__(self) -> float:
@@ -544,7 +546,14 @@ def tensor(
     data: Any, *, dtype: int | None = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """A new tensor holding a copy of `data`, with dtype inferred as torch.tensor does."""
-    check_device(device)
+    target = None if device is None else devices.as_device(device)
+    if target is not None and target.type != "cpu":
+        if isinstance(data, Tensor):
+            return data.to(target, dtype, copy=True).requires_grad_(requires_grad)
+        t = wrap(devices.require(target).upload(as_array(data, dtype), target))
+        return t.requires_grad_(True) if requires_grad else t
+    if isinstance(data, Tensor) and isinstance(data._data, DeviceArray):
+        return data.to("cpu", dtype, copy=True).requires_grad_(requires_grad)
     t = wrap(as_array(data, dtype))
     if requires_grad:
         t.requires_grad_(True)
@@ -552,8 +561,13 @@ def tensor(
 
 
 def as_tensor(data: Any, dtype: int | None = None, device: Any = None) -> Tensor:
-    """`data` as a tensor, sharing memory where it already is one (or a numpy array) of that dtype."""
-    check_device(device)
+    """`data` as a tensor, sharing memory where it already is one (or a numpy array) of that
+    dtype (on that device)."""
+    target = None if device is None else devices.as_device(device)
+    if isinstance(data, Tensor) and (target is not None or isinstance(data._data, DeviceArray)):
+        return data.to(data.device if target is None else target, dtype)
+    if target is not None and target.type != "cpu":
+        return tensor(data, dtype=dtype, device=target)
     if isinstance(data, Tensor) and (dtype is None or data.dtype == dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or data.dtype == numpy_dtype(dtype)):

@@ -20,7 +20,7 @@ from typing import Any
 import ts_runtime as _runtime
 from ts_runtime.ops_namespace import ops
 
-from . import jit, nn
+from . import cuda, jit, nn
 
 __version__ = "0.1.0"
 
@@ -37,4 +37,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(dir(_runtime)))
 
 
-__all__ = ["jit", "nn", "ops"]
+__all__ = ["cuda", "jit", "nn", "ops"]

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from ts_fuser_cpu import UnsupportedFusionError, broadcast_shapes
 from ts_ir import Device, DeviceType, OptionalType, TensorType
 from ts_runtime.devices import DeviceError, as_device, require
 from ts_runtime.dtypes import numpy_dtype
@@ -203,6 +204,20 @@ def _same(a: CudaArray) -> CudaArray:
     return a.view(a.shape, a.strides)
 
 
+def _broadcast_tensors(tensors: list[Tensor]) -> list[Tensor]:
+    arrays = [_device_array(t, "broadcast_tensors") for t in tensors]
+    try:
+        shape = broadcast_shapes([a.shape for a in arrays])
+    except UnsupportedFusionError:
+        raise TensorError(
+            "shape mismatch: objects cannot be broadcast to a single shape: "
+            + ", ".join(str(list(a.shape)) for a in arrays)
+        ) from None
+    return [
+        make_view(t, views.expand(a, list(shape))) for t, a in zip(tensors, arrays, strict=True)
+    ]
+
+
 def _detach(self: Tensor) -> Tensor:
     out = make_view(self, _same(_device_array(self, "detach")))
     out._base = None
@@ -233,6 +248,7 @@ VIEWS: dict[str, Callable[..., Any]] = {
     "aten::chunk": _views(views.chunk),
     "aten::unbind.int": _views(views.unbind),
     "aten::alias": _view(_same),
+    "aten::broadcast_tensors": _broadcast_tensors,
     "aten::detach": _detach,
 }
 

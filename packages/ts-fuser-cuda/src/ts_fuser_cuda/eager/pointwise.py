@@ -201,10 +201,26 @@ def _functional_of(op: Operator) -> Operator | None:
     return registry.find(key)
 
 
+#: Operators that are another operator with a constant argument appended (PyTorch defines
+#: floor_divide as division rounding down).
+ALIASES = {
+    "aten::floor_divide": ("aten::div.Tensor_mode", "floor"),
+    "aten::floor_divide.Scalar": ("aten::div.Scalar_mode", "floor"),
+}
+
+
+def _alias(op: Operator) -> Callable[..., Any] | None:
+    target_key, extra = ALIASES[op.key]
+    kernel = PointwiseKernel(registry.get(target_key))
+    return lambda *args: kernel(*args, extra)
+
+
 def pointwise_kernel(op: Operator) -> Callable[..., Any] | None:
     """The eager CUDA kernel of `op` when it is pointwise (it or its functional form has a
     CUDA lowering), else None."""
     schema = op.schema
+    if op.key in ALIASES:
+        return _alias(op)
     if schema.is_mutable:
         functional = _functional_of(op)
         if functional is None or CUDA_LOWERINGS.lookup_operator(functional) is None:
