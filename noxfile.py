@@ -5,7 +5,7 @@
     nox -s integration          cross-package tests and the conformance corpus
     nox -s oracle               differential tests against PyTorch (skipped if it cannot be installed)
     nox -s demo                 the main job: `tsjit demo` on the LSTM cell and the IoU function
-    nox -s lint typecheck       ruff, mypy
+    nox -s lint typecheck       ruff and the import layering check, mypy
     nox -s bench                benchmarks, rewriting docs/benchmarks.md
 
 Each package session installs the package and the in-repo packages it depends
@@ -118,10 +118,11 @@ def demo(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff check and ruff format --check over the whole repository."""
+    """ruff check and ruff format --check over the whole repository; layered imports."""
     session.install("ruff")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    session.run("python", str(ROOT / "tools" / "check_imports.py"))
 
 
 @nox.session

@@ -5,6 +5,12 @@ null for None, {"tensor": {"dtype", "shape", "data"}}, {"tuple": [...]},
 {"list": [...]}, {"dict": [[k, v], ...]}, {"float": "nan"|"inf"|"-inf"},
 {"dtype": "float64"}.
 
+Two more forms of a tensor keep larger recordings small (integration_tests/realworld
+uses them): `{"tensor": {"dtype", "shape", "b64"}}` holds the elements as base64 of
+their little-endian bytes, and `{"gen": {"kind", "dtype", "shape", "seed", ...}}` is a
+tensor computed from a seed by `generated_array` (integer hashing and IEEE arithmetic
+only, so every platform computes the same elements).
+
 Comparison: float32 tensors within 1e-5 relative (plus a tiny absolute
 slack for values near zero), float64 within 1e-10 relative, Python floats
 within 1e-6 relative (they are often a float32 tensor's `item()`), every
@@ -13,10 +19,81 @@ other value exactly, with matching dtypes, shapes and container kinds.
 
 from __future__ import annotations
 
+import base64
 import math
 from typing import Any
 
 import numpy as np
+
+
+def tensor_array(t: dict) -> np.ndarray:
+    """The elements of an encoded tensor (`{"dtype", "shape", "data" | "b64"}`)."""
+    dtype = np.dtype(t["dtype"])
+    if "b64" in t:
+        raw = base64.b64decode(t["b64"])
+        return np.frombuffer(raw, dtype=dtype.newbyteorder("<")).astype(dtype).reshape(t["shape"])
+    return np.array(t["data"], dtype=dtype).reshape(t["shape"])
+
+
+def encode_array(arr: np.ndarray, inline: int = 16) -> dict:
+    """`arr` as an encoded tensor: a list of numbers up to `inline` elements, else base64."""
+    arr = np.asarray(arr)
+    t: dict[str, Any] = {"dtype": arr.dtype.name, "shape": list(arr.shape)}
+    if arr.size > inline:
+        t["b64"] = base64.b64encode(arr.astype(arr.dtype.newbyteorder("<")).tobytes()).decode()
+    elif arr.dtype.kind == "f":
+        # the shortest decimal that reads back as the same element
+        t["data"] = [float(str(x)) for x in arr.reshape(-1)]
+    else:
+        t["data"] = arr.reshape(-1).tolist()
+    return {"tensor": t}
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _hash_stream(n: int, seed: int, stream: int = 0) -> np.ndarray:
+    """n 64-bit hashes of (seed, stream, index): splitmix64's finalizer over a counter."""
+    i = np.arange(n, dtype=np.uint64) * np.uint64(4) + np.uint64(stream)
+    h = i * _GOLDEN + np.uint64((seed * 0xBF58476D1CE4E5B9) % (1 << 64))
+    h ^= h >> np.uint64(30)
+    h *= np.uint64(0xBF58476D1CE4E5B9)
+    h ^= h >> np.uint64(27)
+    h *= np.uint64(0x94D049BB133111EB)
+    h ^= h >> np.uint64(31)
+    return h
+
+
+def _uniform01(n: int, seed: int, stream: int = 0) -> np.ndarray:
+    # 24 random bits: exact in float32 and float64
+    return (_hash_stream(n, seed, stream) >> np.uint64(40)).astype(np.float64) / float(1 << 24)
+
+
+def generated_array(spec: dict) -> np.ndarray:
+    """The tensor a `{"gen": ...}` value stands for.
+
+    kinds: "uniform" in [low, high); "normal" (mean 0, std `std`, the sum of four
+    uniforms, so bounded); "randint" in [low, high); "bool" true with probability `p`.
+    """
+    shape = [int(s) for s in spec["shape"]]
+    n = int(np.prod(shape, dtype=np.int64))
+    seed = int(spec["seed"])
+    kind = spec["kind"]
+    dtype = np.dtype(spec["dtype"])
+    if kind == "uniform":
+        low, high = float(spec.get("low", 0.0)), float(spec.get("high", 1.0))
+        out = low + _uniform01(n, seed) * (high - low)
+    elif kind == "normal":
+        s = sum(_uniform01(n, seed, k) for k in range(4))
+        out = (s - 2.0) * (math.sqrt(3.0) * float(spec.get("std", 1.0)))
+    elif kind == "randint":
+        low, high = int(spec["low"]), int(spec["high"])
+        out = (_hash_stream(n, seed) % np.uint64(high - low)).astype(np.int64) + low
+    elif kind == "bool":
+        out = _uniform01(n, seed) < float(spec.get("p", 0.5))
+    else:
+        raise ValueError(f"unknown generated tensor kind {kind!r}")
+    return out.astype(dtype).reshape(shape)
 
 
 def decode(obj: Any) -> Any:
@@ -24,9 +101,9 @@ def decode(obj: Any) -> Any:
 
     if isinstance(obj, dict):
         if "tensor" in obj:
-            t = obj["tensor"]
-            arr = np.array(t["data"], dtype=np.dtype(t["dtype"])).reshape(t["shape"])
-            return ts_runtime.from_numpy(arr)
+            return ts_runtime.from_numpy(tensor_array(obj["tensor"]).copy())
+        if "gen" in obj:
+            return ts_runtime.from_numpy(generated_array(obj["gen"]))
         if "tuple" in obj:
             return tuple(decode(x) for x in obj["tuple"])
         if "list" in obj:
@@ -48,8 +125,7 @@ def mismatch(actual: Any, expected: Any, path: str = "output") -> str | None:
     if isinstance(expected, dict) and "tensor" in expected:
         if not isinstance(actual, ts_runtime.Tensor):
             return f"{path}: expected a tensor, got {type(actual).__name__}"
-        t = expected["tensor"]
-        want = np.array(t["data"], dtype=np.dtype(t["dtype"])).reshape(t["shape"])
+        want = tensor_array(expected["tensor"])
         got = actual.detach().numpy()
         if got.dtype != want.dtype:
             return f"{path}: dtype {got.dtype} != {want.dtype}"

@@ -10,6 +10,8 @@ identically.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from ts_frontend import script_source
 from ts_ir import FileCheck, parse_ir
@@ -170,3 +172,67 @@ def test_exits_compute_what_python_computes(n):
     namespace: dict = {}
     exec(source, namespace)
     assert script_source(source)(n) == namespace["f"](n)
+
+
+# -- every combination of exits in an if/elif/else chain
+#
+# Each branch of `if a == 0: ... elif a == 1: ... else: ...` ends in one of
+# these statements, at the top of the function or inside a loop; the value a
+# branch returns is computed inside the branch, so the exit transform must
+# carry it out of the branch's block. Each compiled graph must lint, copy
+# (as the executor copies it before its first run) and compute what Python
+# computes, raising where Python raises.
+
+_BRANCH_ENDS = {
+    "return": "            r = x * {k} + i\n            return r\n",
+    "raise": "            raise ValueError('branch {k}')\n",
+    "fall": "            x = x + {k}\n",
+    "continue": "            x = x - {k}\n            continue\n",
+    "break": "            x = x + 10 * {k}\n            break\n",
+}
+
+
+def _exit_program(ends: tuple[str, ...], in_loop: bool) -> str:
+    lines = ["def f(x: int, a: int) -> int:\n"]
+    if in_loop:
+        lines.append("    for i in range(3):\n")
+    else:
+        lines.append("    i = 0\n    if True:\n")
+    for k, (word, end) in enumerate(zip(("if a == 0", "elif a == 1", "else"), ends, strict=True)):
+        lines.append(f"        {word}:\n")
+        lines.append(_BRANCH_ENDS[end].format(k=k + 1))
+    lines.append("        x = x + 100\n")
+    lines.append("    return x\n")
+    return "".join(lines)
+
+
+_EXIT_CASES = [
+    (ends, in_loop)
+    for in_loop in (False, True)
+    for ends in itertools.product(
+        ("return", "raise", "fall", "continue", "break")
+        if in_loop
+        else ("return", "raise", "fall"),
+        repeat=3,
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("ends", "in_loop"), _EXIT_CASES, ids=lambda c: "-".join(c) if isinstance(c, tuple) else str(c)
+)
+def test_every_combination_of_exits_in_a_chain(ends, in_loop):
+    source = _exit_program(ends, in_loop)
+    namespace: dict = {}
+    exec(source, namespace)
+    fn = script_source(source)
+    fn.graph.lint()
+    fn.graph.copy().lint()
+    for a in (0, 1, 2):
+        try:
+            want = namespace["f"](5, a)
+        except ValueError:
+            with pytest.raises(ValueError):
+                fn(5, a)
+            continue
+        assert fn(5, a) == want, source

@@ -247,6 +247,23 @@ CASES = [
     ("avg_pool", lambda x: F.avg_pool1d(x, 3, 2, 1, count_include_pad=False), [n(2, 5)]),
     ("adaptive_avg_pool", lambda x: F.adaptive_avg_pool2d(x, (2, 3)), [n(1, 3, 4)]),
     ("pad", lambda x: F.pad(x, (1, 2, -1, 0)), [n(3, 4)]),
+    # ternary pointwise, special functions, attention
+    ("addcmul", lambda a, b, c: ts.addcmul(a, b, c, value=-0.5), [n(3, 1), n(4), n(3, 4)]),
+    ("addcdiv", lambda a, b, c: ts.addcdiv(a, b, c, value=2.0), [n(3, 4), n(1, 4), p(3, 1)]),
+    ("i0", lambda x: ts.i0(x * 4), [n(6)]),
+    ("i0e", lambda x: ts.special.i0e(x * 20), [n(6)]),
+    ("i1", lambda x: ts.special.i1(x * 4), [n(6)]),
+    ("i1e", lambda x: ts.special.i1e(x * 20), [n(6)]),
+    (
+        "sdpa_causal",
+        lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
+        [n(2, 3, 4), n(2, 3, 4), n(2, 3, 2)],
+    ),
+    (
+        "sdpa_mask_gqa",
+        lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, m, enable_gqa=True),
+        [n(1, 4, 2, 3), n(1, 2, 3, 3), n(1, 2, 3, 2), n(2, 3)],
+    ),
 ]
 
 

@@ -9,10 +9,8 @@ compiled from source by the frontend's own parser, once per scalar type.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .script import ScriptCompiler
+from collections.abc import Callable
+from typing import Any
 
 _TEMPLATE = """
 def mul(a : {scalar}, b : Tensor) -> Tensor:
@@ -41,8 +39,12 @@ _cache: dict[str, list[Any]] | None = None
 _compiling = False
 
 
-def reflected_functions(symbol: str, compiler: ScriptCompiler) -> list[Any]:
-    """The builtin script functions named like `symbol` (`aten::mul`): candidates for a call."""
+def reflected_functions(symbol: str, compile_source: Callable[[str], list[Any]]) -> list[Any]:
+    """The builtin script functions named like `symbol` (`aten::mul`): candidates for a call.
+
+    `compile_source` compiles the definitions of a source text (once, on first use) and
+    returns the compiled functions.
+    """
     global _cache, _compiling
     if not symbol.startswith("aten::"):
         return []
@@ -52,22 +54,15 @@ def reflected_functions(symbol: str, compiler: ScriptCompiler) -> list[Any]:
     if _cache is None:
         _compiling = True
         try:
-            _cache = _compile_all()
+            _cache = _compile_all(compile_source)
         finally:
             _compiling = False
     return _cache.get(name, [])
 
 
-def _compile_all() -> dict[str, list[Any]]:
-    import ts_runtime
-
-    from .script import CompilationUnit
-
+def _compile_all(compile_source: Callable[[str], list[Any]]) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = {}
     for scalar in ("float", "int", "complex"):
-        unit = CompilationUnit(
-            _TEMPLATE.format(scalar=scalar), namespace={"torch": ts_runtime}, optimize=False
-        )
-        for fn in unit.functions():
+        for fn in compile_source(_TEMPLATE.format(scalar=scalar)):
             out.setdefault(fn.name, []).append(fn)
     return out

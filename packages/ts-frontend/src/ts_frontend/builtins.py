@@ -3,45 +3,57 @@
 Each is a sugared value whose call emits what TorchScript emits for it:
 `len(xs)` is `aten::len`, `min(a, b)` is `prim::min`, `int(x)` is
 `aten::Int`, `print(...)` is `prim::Print`; `range`, `zip` and `enumerate`
-make iterables a `for` loop (or comprehension) walks.
+make iterables a `for` loop (or comprehension) walks. `isinstance` and
+`list` are special forms of the emitter: the first reads a type from its
+second argument, the second may need a loop to collect an iterable.
 """
 
 from __future__ import annotations
 
 import builtins
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ts_ir import (
     BoolType,
     ComplexType,
+    DictType,
     FloatType,
     IntType,
-    ListType,
     SourceRange,
     StringType,
     TensorType,
     TupleType,
     Value,
+    unify_type_list,
 )
 
-from .errors import CallError, FrontendTypeError, NotSupportedError
+from .context import EmitContext
+from .conversions import to_bool, to_list
+from .errors import CallError, FrontendError, FrontendTypeError, NotSupportedError
 from .kinds import PRINT
 from .sugared_value import (
     INT64_MAX,
+    ConstantValue,
     Iteration,
     LoopIteration,
+    NamedValue,
     RangeIteration,
     SimpleValue,
+    SpecialFormValue,
     StaticIteration,
     SugaredValue,
     TupleOfSugared,
     ZipIteration,
+    constant_int,
+    constant_str,
+    expect_args,
+    kwarg_values,
+    values_of,
 )
 
-if TYPE_CHECKING:
-    from . import tree as t
-    from .calls import CallEmitter as FunctionEmitter
+Args = list[NamedValue]
+Kwargs = dict[str, NamedValue]
+Handler = Callable[[EmitContext, SourceRange, Args, Kwargs], SugaredValue]
 
 
 class BuiltinCallable(SugaredValue):
@@ -49,42 +61,34 @@ class BuiltinCallable(SugaredValue):
 
     kind = "builtin function"
 
-    def __init__(self, name: str, handler: Callable[..., SugaredValue]) -> None:
+    def __init__(self, name: str, handler: Handler) -> None:
         self.name = name
         self.handler = handler
 
     def describe(self) -> str:
         return f"builtin function '{self.name}'"
 
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        return self.handler(em, call)
+    def call(self, ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+        return self.handler(ctx, loc, args, kwargs)
 
 
-def _values(em: FunctionEmitter, call: t.Call, name: str, lo: int, hi: int) -> list[Value]:
-    args, kwargs = em.emit_call_args(call)
-    if kwargs:
-        raise CallError(f"{name}() takes no keyword arguments", call.range)
-    if not lo <= len(args) <= hi:
-        expected = str(lo) if lo == hi else f"{lo} to {hi}"
-        raise CallError(
-            f"{name}() expects {expected} argument{'s' if hi != 1 else ''}, got {len(args)}",
-            call.range,
-        )
-    return args
+def _values(
+    ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs, name: str, lo: int, hi: int
+) -> list[Value]:
+    expect_args(name, loc, args, kwargs, lo, hi)
+    return values_of(ctx, args)
 
 
-def _len(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    if len(call.args) == 1 and not call.keywords:
-        sugared = em.emit_sugared(call.args[0])
-        items = sugared.static_items()
-        if items is not None:
-            return SimpleValue(em.constant(len(items), call.range))
-        v = sugared.as_value(em, call.args[0].range)
-        if isinstance(v.type, TupleType) and not _homogeneous(v.type):
-            return SimpleValue(em.constant(len(v.type.elements), call.range))
-        return SimpleValue(em.call_builtin("aten::len", [v], {}, call.range, call=call))
-    _values(em, call, "len", 1, 1)
-    raise AssertionError
+def _len(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+    expect_args("len", loc, args, kwargs, 1, 1)
+    sugared = args[0].sugared
+    items = sugared.static_items()
+    if items is not None:
+        return SimpleValue(ctx.constant(len(items), loc))
+    v = args[0].value(ctx)
+    if isinstance(v.type, TupleType) and not _homogeneous(v.type):
+        return SimpleValue(ctx.constant(len(v.type.elements), loc))
+    return SimpleValue(ctx.call_builtin("aten::len", [v], {}, loc))
 
 
 def _homogeneous(t: TupleType) -> bool:
@@ -92,34 +96,31 @@ def _homogeneous(t: TupleType) -> bool:
 
 
 class RangeValue(SugaredValue):
-    """`range(...)`: iterable by `for`, and materializable as a list."""
+    """`range(...)`: iterable by `for`; `list(range(...))` collects it."""
 
     kind = "range"
 
     def __init__(self, iteration: RangeIteration) -> None:
         self.iteration = iteration
 
-    def iterate(self, em: FunctionEmitter, loc: SourceRange) -> Iteration:
+    def iterate(self, ctx: EmitContext, loc: SourceRange) -> Iteration:
         return self.iteration
 
-    def as_value(self, em: FunctionEmitter, loc: SourceRange) -> Value:
-        return em.materialize_iteration(self.iteration, loc)
 
-
-def _range(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    args = _values(em, call, "range", 1, 3)
-    for i, a in enumerate(args):
-        if not isinstance(a.type, IntType):
+def _range(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+    values = _values(ctx, loc, args, kwargs, "range", 1, 3)
+    for i, v in enumerate(values):
+        if not isinstance(v.type, IntType):
             raise FrontendTypeError(
-                f"all arguments of range() must be ints, found {a.type.annotation_str()} in "
+                f"all arguments of range() must be ints, found {v.type.annotation_str()} in "
                 f"argument {i}",
-                call.args[i].range,
-                hint=em.unannotated_hint(call.args[i]),
+                args[i].loc,
+                hint=ctx.unannotated_hint(v),
             )
-    if len(args) == 1:
-        return RangeValue(RangeIteration(None, args[0], None, only_end=True))
-    step = args[2] if len(args) == 3 else em.constant(1, call.range)
-    return RangeValue(RangeIteration(args[0], args[1], step, only_end=False))
+    if len(values) == 1:
+        return RangeValue(RangeIteration(None, values[0], None, only_end=True))
+    step = values[2] if len(values) == 3 else ctx.constant(1, loc)
+    return RangeValue(RangeIteration(values[0], values[1], step, only_end=False))
 
 
 class IterableValue(SugaredValue):
@@ -134,237 +135,216 @@ class IterableValue(SugaredValue):
     def describe(self) -> str:
         return f"the result of {self.name}()"
 
-    def iterate(self, em: FunctionEmitter, loc: SourceRange) -> Iteration:
+    def iterate(self, ctx: EmitContext, loc: SourceRange) -> Iteration:
         return self.iteration
 
-    def as_value(self, em: FunctionEmitter, loc: SourceRange) -> Value:
-        return em.materialize_iteration(self.iteration, loc)
 
-
-def _zip(em: FunctionEmitter, call: t.Call) -> SugaredValue:
+def _zip(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
     # `strict=` is accepted; iteration stops at the shortest input either way
-    keywords = [kw for kw in call.keywords if kw.name != "strict"]
-    if keywords or not call.args:
-        raise CallError("zip() expects at least one positional argument", call.range)
-    iterations = [em.emit_sugared(a).iterate(em, a.range) for a in call.args]
-    return IterableValue(_combine(em, iterations, call.range), "zip")
+    if any(k != "strict" for k in kwargs) or not args:
+        raise CallError("zip() expects at least one positional argument", loc)
+    iterations = [a.sugared.iterate(ctx, a.loc) for a in args]
+    return IterableValue(_combine(iterations, loc), "zip")
 
 
-def _combine(em: FunctionEmitter, iterations: list[Iteration], loc: SourceRange) -> Iteration:
-    if all(isinstance(i, StaticIteration) for i in iterations):
-        n = min(len(i.items) for i in iterations)  # type: ignore[attr-defined]
-        return StaticIteration(
-            [TupleOfSugared([i.items[k] for i in iterations]) for k in range(n)]  # type: ignore[attr-defined]
-        )
-    if any(isinstance(i, StaticIteration) for i in iterations):
+def _combine(iterations: list[Iteration], loc: SourceRange) -> Iteration:
+    statics = [i for i in iterations if isinstance(i, StaticIteration)]
+    if len(statics) == len(iterations):
+        n = min(len(i.items) for i in statics)
+        return StaticIteration([TupleOfSugared([i.items[k] for i in statics]) for k in range(n)])
+    if statics:
         raise NotSupportedError(
             "zip() and enumerate() cannot mix tuples or module lists with other iterables", loc
         )
-    return ZipIteration(iterations)  # type: ignore[arg-type]
+    return ZipIteration([i for i in iterations if isinstance(i, LoopIteration)])
 
 
-def _enumerate(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    if not 1 <= len(call.args) + len(call.keywords) <= 2:
-        raise CallError("enumerate() expects an iterable and an optional start", call.range)
-    inner = em.emit_sugared(call.args[0]).iterate(em, call.args[0].range)
-    start_tree = call.args[1] if len(call.args) > 1 else None
-    for kw in call.keywords:
-        if kw.name != "start":
-            raise CallError(f"enumerate() got an unexpected keyword argument '{kw.name}'", kw.range)
-        start_tree = kw.value
+def _enumerate(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+    if not args or not 1 <= len(args) + len(kwargs) <= 2:
+        raise CallError("enumerate() expects an iterable and an optional start", loc)
+    inner = args[0].sugared.iterate(ctx, args[0].loc)
+    start = args[1] if len(args) > 1 else None
+    for name, kw in kwargs.items():
+        if name != "start":
+            raise CallError(f"enumerate() got an unexpected keyword argument '{name}'", kw.loc)
+        start = kw
     if isinstance(inner, StaticIteration):
-        first = 0 if start_tree is None else em.constant_int(start_tree, "enumerate's start")
+        first = 0 if start is None else constant_int(start, "enumerate's start")
         items: list[SugaredValue] = [
-            TupleOfSugared([SimpleValue(em.constant(first + k, call.range)), item])
+            TupleOfSugared([SimpleValue(ctx.constant(first + k, loc)), item])
             for k, item in enumerate(inner.items)
         ]
         return IterableValue(StaticIteration(items), "enumerate")
-    if start_tree is None:
-        counter = RangeIteration(None, em.constant(INT64_MAX, call.range), None, only_end=True)
+    end = ctx.constant(INT64_MAX, loc)
+    if start is None:
+        counter = RangeIteration(None, end, None, only_end=True)
     else:
-        start = em.emit_expr(start_tree)
         counter = RangeIteration(
-            start,
-            em.constant(INT64_MAX, call.range),
-            em.constant(1, call.range),
-            only_end=False,
-            unbounded=True,
+            start.value(ctx), end, ctx.constant(1, loc), only_end=False, unbounded=True
         )
     assert isinstance(inner, LoopIteration)
     return IterableValue(ZipIteration([counter, inner]), "enumerate")
 
 
-def _min_max(name: str) -> Callable[..., SugaredValue]:
-    def handler(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        args, kwargs = em.emit_call_args(call)
+def _min_max(name: str) -> Handler:
+    def handler(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
         if kwargs:
-            raise CallError(f"{name}() takes no keyword arguments in compiled code", call.range)
+            raise CallError(f"{name}() takes no keyword arguments in compiled code", loc)
         if not args:
-            raise CallError(f"{name}() expects at least one argument", call.range)
-        if len(args) > 2:
+            raise CallError(f"{name}() expects at least one argument", loc)
+        values = values_of(ctx, args)
+        if len(values) > 2:
             # min(a, b, c) is min([a, b, c])
-            element = args[0].type
-            lst = em.insert(em.graph.create_list(element, args), call.range).output()
-            args = [lst]
-        if any(isinstance(a.type, TensorType) for a in args):
-            return SimpleValue(em.call_builtin(f"aten::{name}", args, {}, call.range, call=call))
-        return SimpleValue(em.call_builtin(f"prim::{name}", args, {}, call.range, call=call))
+            values = [ctx.insert(ctx.graph.create_list(values[0].type, values), loc).output()]
+        if any(isinstance(v.type, TensorType) for v in values):
+            return SimpleValue(ctx.call_builtin(f"aten::{name}", values, {}, loc))
+        return SimpleValue(ctx.call_builtin(f"prim::{name}", values, {}, loc))
 
     return handler
 
 
-def _abs(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    (x,) = _values(em, call, "abs", 1, 1)
+def _abs(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+    (x,) = _values(ctx, loc, args, kwargs, "abs", 1, 1)
     symbol = "aten::abs" if isinstance(x.type, TensorType) else "prim::abs"
-    return SimpleValue(em.call_builtin(symbol, [x], {}, call.range, call=call))
+    return SimpleValue(ctx.call_builtin(symbol, [x], {}, loc))
 
 
-def _cast(name: str, symbol: str, target: type) -> Callable[..., SugaredValue]:
+def _cast(name: str, symbol: str, target: type) -> Handler:
     result = {int: IntType, float: FloatType, bool: BoolType, complex: ComplexType}.get(target)
 
-    def handler(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        if not call.args and not call.keywords:
-            return SimpleValue(em.constant(target(), call.range))
-        args = _values(em, call, name, 1, 2)
-        x = args[0]
-        if len(args) == 1 and result is not None and isinstance(x.type, result):
+    def handler(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+        if not args and not kwargs:
+            return SimpleValue(ctx.constant(target(), loc))
+        values = _values(ctx, loc, args, kwargs, name, 1, 2)
+        x = values[0]
+        if len(values) == 1 and result is not None and isinstance(x.type, result):
             return SimpleValue(x)
         if target is bool and not isinstance(x.type, (TensorType, IntType, FloatType, BoolType)):
-            return SimpleValue(em.to_bool(x, call.range))
-        return SimpleValue(em.call_builtin(symbol, args, {}, call.range, call=call))
+            return SimpleValue(to_bool(ctx, x, loc))
+        return SimpleValue(ctx.call_builtin(symbol, values, {}, loc))
 
     return handler
 
 
-def _str(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    (x,) = _values(em, call, "str", 1, 1)
+def _str(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+    (x,) = _values(ctx, loc, args, kwargs, "str", 1, 1)
     if isinstance(x.type, StringType):
         return SimpleValue(x)
-    return SimpleValue(em.call_builtin("aten::str", [x], {}, call.range, call=call))
+    return SimpleValue(ctx.call_builtin("aten::str", [x], {}, loc))
 
 
-def _simple(name: str, symbol: str, lo: int = 1, hi: int = 1) -> Callable[..., SugaredValue]:
-    def handler(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        args, kwargs = em.emit_call_args(call)
+def _simple(name: str, symbol: str, lo: int = 1, hi: int = 1) -> Handler:
+    def handler(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
         if not lo <= len(args) + len(kwargs) <= hi:
-            raise CallError(f"{name}() expects {lo} to {hi} arguments", call.range)
-        return SimpleValue(em.call_builtin(symbol, args, kwargs, call.range, call=call))
+            raise CallError(f"{name}() expects {lo} to {hi} arguments", loc)
+        values, kw = values_of(ctx, args), kwarg_values(ctx, kwargs)
+        return SimpleValue(ctx.call_builtin(symbol, values, kw, loc))
 
     return handler
 
 
-def _sorted(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    args, kwargs = em.emit_call_args(call)
+def _sorted(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
     if len(args) != 1:
-        raise CallError("sorted() expects one positional argument", call.range)
-    lst = em.to_list(args[0], call.args[0].range)
-    if not kwargs:
-        return SimpleValue(em.call_builtin("aten::sorted", [lst], {}, call.range, call=call))
-    copy = em.call_builtin("aten::list", [lst], {}, call.range)
-    em.call_builtin("aten::sort", [copy], kwargs, call.range, call=call)
+        raise CallError("sorted() expects one positional argument", loc)
+    lst = to_list(ctx, args[0].value(ctx), args[0].loc)
+    kw = kwarg_values(ctx, kwargs)
+    if not kw:
+        return SimpleValue(ctx.call_builtin("aten::sorted", [lst], {}, loc))
+    copy = ctx.call_builtin("aten::list", [lst], {}, loc)
+    ctx.call_builtin("aten::sort", [copy], kw, loc)
     return SimpleValue(copy)
 
 
-def _sum(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    args = _values(em, call, "sum", 1, 2)
-    lst = em.to_list(args[0], call.args[0].range)
-    total = em.call_builtin("aten::sum", [lst], {}, call.range, call=call)
-    if len(args) == 2:
-        total = em.binary_op("+", args[1], total, call.range)
+def _sum(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+    values = _values(ctx, loc, args, kwargs, "sum", 1, 2)
+    lst = to_list(ctx, values[0], args[0].loc)
+    total = ctx.call_builtin("aten::sum", [lst], {}, loc)
+    if len(values) == 2:
+        total = ctx.call_builtin("aten::add", [values[1], total], {}, loc)
     return SimpleValue(total)
 
 
-def _print(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    args, kwargs = em.emit_call_args(call)
+def _print(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
     if kwargs:
-        raise NotSupportedError("print() keyword arguments are not supported", call.range)
-    node = em.insert(em.graph.create(PRINT, args, 0), call.range)
-    del node
-    return SimpleValue(em.constant(None, call.range))
+        raise NotSupportedError("print() keyword arguments are not supported", loc)
+    ctx.insert(ctx.graph.create(PRINT, values_of(ctx, args), 0), loc)
+    return SimpleValue(ctx.constant(None, loc))
 
 
-def _list(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    if not call.args:
-        return SimpleValue(em.empty_list(call.range, None))
-    sugared = em.emit_sugared(call.args[0])
-    if isinstance(sugared, (RangeValue, IterableValue)):
-        return SimpleValue(sugared.as_value(em, call.range))
-    v = sugared.as_value(em, call.args[0].range)
-    if isinstance(v.type, TupleType):
-        return SimpleValue(em.to_list(v, call.range))
-    if isinstance(v.type, TensorType):
-        return SimpleValue(em.call_builtin("aten::unbind", [v], {}, call.range))
-    if isinstance(v.type, (ListType, StringType)):
-        return SimpleValue(em.call_builtin("aten::list", [v], {}, call.range, call=call))
-    return SimpleValue(em.materialize_iteration(sugared.iterate(em, call.range), call.range))
-
-
-def _tuple(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    if not call.args:
-        return SimpleValue(em.insert(em.graph.create_tuple([]), call.range).output())
-    sugared = em.emit_sugared(call.args[0])
-    items = sugared.static_items()
+def _tuple(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+    expect_args("tuple", loc, args, kwargs, 0, 1)
+    if not args:
+        return SimpleValue(ctx.insert(ctx.graph.create_tuple([]), loc).output())
+    items = args[0].sugared.static_items()
     if items is not None:
-        values = [i.as_value(em, call.range) for i in items]
-        return SimpleValue(em.insert(em.graph.create_tuple(values), call.range).output())
-    v = sugared.as_value(em, call.range)
+        values = [i.as_value(ctx, loc) for i in items]
+        return SimpleValue(ctx.insert(ctx.graph.create_tuple(values), loc).output())
+    v = args[0].value(ctx)
     if isinstance(v.type, TupleType):
         return SimpleValue(v)
     raise NotSupportedError(
-        "tuple() of a value whose length is not known at compile time is not supported",
-        call.range,
+        "tuple() of a value whose length is not known at compile time is not supported", loc
     )
 
 
-def _dict(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    args, kwargs = em.emit_call_args(call)
+def _dict(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+    """`dict()`, `dict(pairs)`, `dict(mapping)`, `dict(k=v, ...)`, `dict(mapping, k=v, ...)`."""
+    if len(args) > 1:
+        raise CallError("dict() expects at most one positional argument", loc)
     if not args and not kwargs:
-        return SimpleValue(em.empty_dict(call.range, None))
-    return SimpleValue(em.call_builtin("aten::dict", args, kwargs, call.range, call=call))
+        return SimpleValue(empty_dict(ctx, loc, None))
+    kw = kwarg_values(ctx, kwargs)
+    if not args:
+        value_type = unify_type_list(v.type for v in kw.values())
+        if value_type is None:
+            raise FrontendTypeError("the values of dict(k=v, ...) must have one type", loc)
+        keys = [ctx.constant(k, kwargs[k].loc) for k in kw]
+        node = ctx.graph.create_dict(StringType.get(), value_type, keys, list(kw.values()))
+        return SimpleValue(ctx.insert(node, loc).output())
+    out = ctx.call_builtin("aten::dict", values_of(ctx, args), {}, loc)
+    for k, v in kw.items():  # `dict(mapping, k=v)`: a copy, then each keyword set
+        ctx.call_builtin("aten::_set_item", [out, ctx.constant(k, kwargs[k].loc), v], {}, loc)
+    return SimpleValue(out)
 
 
-def _isinstance(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    cond = em.emit_isinstance(call)
-    return SimpleValue(em.cond_as_value(cond, call.range))
+def empty_dict(ctx: EmitContext, loc: SourceRange, typ: DictType | None) -> Value:
+    """`{}`: of `typ`, or of `Dict[str, Tensor]` as TorchScript types an empty dict."""
+    key, value = (typ.key, typ.value) if typ else (StringType.get(), TensorType.get())
+    return ctx.insert(ctx.graph.create_dict(key, value, [], []), loc).output()
 
 
-def _hasattr(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    cond = em.emit_hasattr(call)
-    return SimpleValue(em.cond_as_value(cond, call.range))
+def _hasattr(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+    if len(args) != 2 or kwargs:
+        raise CallError("hasattr() expects an object and a constant attribute name", loc)
+    name = constant_str(args[1], "the attribute name of hasattr()")
+    try:
+        args[0].sugared.attr(ctx, loc, name)
+    except FrontendError:
+        return ConstantValue(False)
+    return ConstantValue(True)
 
 
-def _getattr(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    if len(call.args) != 2 or call.keywords:
-        raise CallError("getattr() expects an object and a constant attribute name", call.range)
-    obj = em.emit_sugared(call.args[0])
-    name = em.constant_str(call.args[1], "the attribute name of getattr()")
-    return obj.attr(em, call.range, name)
+def _getattr(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+    if len(args) != 2 or kwargs:
+        raise CallError("getattr() expects an object and a constant attribute name", loc)
+    name = constant_str(args[1], "the attribute name of getattr()")
+    return args[0].sugared.attr(ctx, loc, name)
 
 
-def _divmod(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    args = _values(em, call, "divmod", 2, 2)
-    return SimpleValue(em.call_builtin("aten::divmod", args, {}, call.range, call=call))
-
-
-def _round(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    args = _values(em, call, "round", 1, 2)
-    return SimpleValue(em.call_builtin("aten::round", args, {}, call.range, call=call))
-
-
-def _any_all(name: str) -> Callable[..., SugaredValue]:
-    def handler(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        (x,) = _values(em, call, name, 1, 1)
-        lst = em.to_list(x, call.range) if isinstance(x.type, TupleType) else x
-        return SimpleValue(em.call_builtin(f"aten::{name}", [lst], {}, call.range, call=call))
+def _any_all(name: str) -> Handler:
+    def handler(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+        (x,) = _values(ctx, loc, args, kwargs, name, 1, 1)
+        lst = to_list(ctx, x, loc)
+        return SimpleValue(ctx.call_builtin(f"aten::{name}", [lst], {}, loc))
 
     return handler
 
 
-def _none_type(em: FunctionEmitter, call: t.Call) -> SugaredValue:
-    raise NotSupportedError("type() is not supported in compiled code", call.range)
+def _type(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> SugaredValue:
+    raise NotSupportedError("type() is not supported in compiled code", loc)
 
 
-_HANDLERS: dict[str, Callable[..., SugaredValue]] = {
+_HANDLERS: dict[str, Handler] = {
     "len": _len,
     "range": _range,
     "zip": _zip,
@@ -380,14 +360,12 @@ _HANDLERS: dict[str, Callable[..., SugaredValue]] = {
     "sorted": _sorted,
     "sum": _sum,
     "print": _print,
-    "list": _list,
     "tuple": _tuple,
     "dict": _dict,
-    "isinstance": _isinstance,
     "hasattr": _hasattr,
     "getattr": _getattr,
-    "divmod": _divmod,
-    "round": _round,
+    "divmod": _simple("divmod", "aten::divmod", 2, 2),
+    "round": _simple("round", "aten::round", 1, 2),
     "pow": _simple("pow", "aten::pow", 2, 2),
     "ord": _simple("ord", "aten::ord"),
     "chr": _simple("chr", "aten::chr"),
@@ -397,16 +375,23 @@ _HANDLERS: dict[str, Callable[..., SugaredValue]] = {
     "hash": _simple("hash", "aten::hash"),
     "any": _any_all("any"),
     "all": _any_all("all"),
-    "type": _none_type,
+    "type": _type,
 }
 
-#: Python's builtin objects (by identity) to the name of their handler.
+#: builtins the emitter compiles from the syntax of the call (see `special_forms`)
+_SPECIAL_FORMS = ("isinstance", "list")
+
+#: Python's builtin objects (by identity) to their names
 BUILTIN_OBJECTS: dict[int, str] = {
-    id(getattr(builtins, name)): name for name in _HANDLERS if hasattr(builtins, name)
+    id(getattr(builtins, name)): name
+    for name in (*_HANDLERS, *_SPECIAL_FORMS)
+    if hasattr(builtins, name)
 }
 
 
 def builtin_value(name: str) -> SugaredValue | None:
+    if name in _SPECIAL_FORMS:
+        return SpecialFormValue(name)
     handler = _HANDLERS.get(name)
     return None if handler is None else BuiltinCallable(name, handler)
 

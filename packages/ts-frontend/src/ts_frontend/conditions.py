@@ -14,38 +14,21 @@ from typing import Any
 from ts_ir import (
     AnyType,
     BoolType,
-    DictType,
-    FloatType,
-    IntType,
-    ListType,
     Node,
     NoneType,
-    NumberType,
     OptionalType,
     SourceRange,
-    StringType,
-    TensorType,
-    TupleType,
     Type,
     UnionType,
     Value,
 )
 
 from . import tree as t
-from .calls import CallEmitter
-from .errors import (
-    CallError,
-    FrontendTypeError,
-)
-from .kinds import (
-    IF,
-)
+from .conversions import to_bool
+from .emit_context import Expressions, FunctionState
+from .kinds import IF
 from .refinement import CondValue, Refinement, RefinementSet
-from .sugared_value import (
-    ConstantValue,
-    SimpleValue,
-    SugaredValue,
-)
+from .sugared_value import ConstantValue, SugaredValue
 
 _COMPARE = {
     "==": "aten::eq",
@@ -59,8 +42,25 @@ _COMPARE = {
 }
 
 
-class ConditionEmitter(CallEmitter):
-    """Conditions and their refinements."""
+class CondResult(SugaredValue):
+    """The value of a condition-valued special form (`isinstance`), keeping its refinements."""
+
+    kind = "condition"
+
+    def __init__(self, cond: CondValue, state: FunctionState) -> None:
+        self.cond = cond
+        self.state = state
+
+    def as_value(self, ctx: Any, loc: SourceRange) -> Value:
+        return self.state.cond_as_value(self.cond, loc)
+
+
+class ConditionEmitter:
+    """Conditions and the refinements they prove."""
+
+    def __init__(self, state: FunctionState, exprs: Expressions) -> None:
+        self.state = state
+        self.exprs = exprs
 
     def emit_cond(self, e: t.Expr) -> CondValue:
         """A condition with its refinements (see `refinement`)."""
@@ -68,122 +68,78 @@ class ConditionEmitter(CallEmitter):
             inner = self.emit_cond(e.operand)
             if inner.static is not None:
                 return CondValue(None, inner.refinements.negated(), not inner.static)
-            value = self.call_builtin("aten::__not__", [inner.value], {}, e.range)  # type: ignore[list-item]
+            assert inner.value is not None
+            value = self.state.call_builtin("aten::__not__", [inner.value], {}, e.range)
             return CondValue(value, inner.refinements.negated(), None)
         if isinstance(e, t.BoolOp):
             return self.emit_short_circuit(e)
         if isinstance(e, t.Compare):
             return self.emit_comparison(e)
-        if isinstance(e, t.Call):
-            callee = self.emit_sugared(e.func)
-            from .builtins import BuiltinCallable
-            from .python_values import ConstantCall, IsinstanceValue
-
-            if isinstance(callee, BuiltinCallable) and callee.name == "isinstance":
-                return self.emit_isinstance(e)
-            if isinstance(callee, BuiltinCallable) and callee.name == "hasattr":
-                return self.emit_hasattr(e)
-            if isinstance(callee, IsinstanceValue):
-                return self.emit_isinstance(e)
-            if isinstance(callee, ConstantCall) and isinstance(callee.value, bool):
-                return CondValue(None, RefinementSet(), callee.value)
-            value = self.to_bool(callee.call(self, e).as_value(self, e.range), e.range)
-            return CondValue(value, RefinementSet(), None)
-        sugared = self.emit_sugared(e)
+        sugared = self.exprs.emit_sugared(e)
+        if isinstance(sugared, CondResult):
+            return sugared.cond
         if isinstance(sugared, ConstantValue) and isinstance(sugared.value, bool):
             return CondValue(None, RefinementSet(), sugared.value)
-        value = self.to_bool(sugared.as_value(self, e.range), e.range)
+        value = to_bool(self.state, sugared.as_value(self.state, e.range), e.range)
         return CondValue(value, RefinementSet(), None)
 
-    def emit_cond_bool(self, e: t.Expr) -> Value:
-        return self.cond_as_value(self.emit_cond(e), e.range)
-
-    def to_bool(self, v: Value, loc: SourceRange) -> Value:
-        typ = v.type
-        if isinstance(typ, BoolType):
-            return v
-        if isinstance(typ, (TensorType, IntType, FloatType, NumberType)):
-            return self.call_builtin("aten::Bool", [v], {}, loc)
-        if isinstance(typ, (ListType, DictType, StringType, TupleType)):
-            length = self.call_builtin(
-                "aten::len", [self.to_list(v, loc) if isinstance(typ, TupleType) else v], {}, loc
-            )
-            zero = self.constant(0, loc)
-            return self.call_builtin("aten::ne", [length, zero], {}, loc)
-        raise FrontendTypeError(
-            f"a value of type '{typ.annotation_str()}' cannot be used as a condition",
-            loc,
-            hint="compare it explicitly (e.g. `x is not None`)"
-            if isinstance(typ, (OptionalType, NoneType))
-            else None,
-        )
-
     def emit_short_circuit(self, e: t.BoolOp) -> CondValue:
+        state = self.state
+        env = state.env
         lhs = self.emit_cond(e.left)
         is_and = e.op == "and"
+        rhs_refinements = lhs.refinements.true if is_and else lhs.refinements.false
         if lhs.static is not None:
             if lhs.static is (not is_and):
                 return lhs  # `True or x`, `False and x`
-            self.env.push(self.env.block)
+            env.push(env.block)
             try:
-                self.insert_refinements(
-                    e.range, lhs.refinements.true if is_and else lhs.refinements.false
-                )
+                state.insert_refinements(e.range, rhs_refinements)
                 rhs = self.emit_cond(e.right)
             finally:
-                self.env.pop()
-            refs = (
-                lhs.refinements.and_(rhs.refinements)
-                if is_and
-                else lhs.refinements.or_(rhs.refinements)
-            )
-            return CondValue(rhs.value, refs, rhs.static)
-        g = self.graph
-        n = self.insert(g.create(IF, [lhs.value], 0), e.range)  # type: ignore[list-item]
+                env.pop()
+            return CondValue(rhs.value, _combine(lhs, rhs, is_and), rhs.static)
+        g = state.graph
+        assert lhs.value is not None
+        n = state.insert(g.create(IF, [lhs.value], 0), e.range)
         then, orelse = n.add_block(), n.add_block()
         evaluate, short = (then, orelse) if is_and else (orelse, then)
-        self.env.push(evaluate)
+        env.push(evaluate)
         with g.inserting_before(evaluate.return_node):
-            self.insert_refinements(
-                e.range, lhs.refinements.true if is_and else lhs.refinements.false
-            )
+            state.insert_refinements(e.range, rhs_refinements)
             rhs = self.emit_cond(e.right)
-            rhs_value = self.cond_as_value(rhs, e.right.range)
-        self.env.pop()
+            rhs_value = state.cond_as_value(rhs, e.right.range)
+        env.pop()
         evaluate.register_output(rhs_value)
         with g.inserting_before(short.return_node):
-            short.register_output(self.constant(not is_and, e.range))
+            short.register_output(state.constant(not is_and, e.range))
         out = n.add_output(BoolType.get())
-        refs = (
-            lhs.refinements.and_(rhs.refinements)
-            if is_and
-            else lhs.refinements.or_(rhs.refinements)
-        )
-        return CondValue(out, refs, None)
+        return CondValue(out, _combine(lhs, rhs, is_and), None)
 
     def emit_comparison(self, e: t.Compare) -> CondValue:
         if len(e.ops) == 1:
             return self.emit_single_comparison(e.ops[0], e.left, e.comparators[0], e.range)
         # a < b < c: a < b and b < c, each operand evaluated once
-        g = self.graph
-        lhs = self.emit_expr(e.left)
+        state = self.state
+        g = state.graph
+        lhs = self.exprs.emit_expr(e.left)
         result: Value | None = None
         pending: list[tuple[Node, Any]] = []
         for i, (op, right) in enumerate(zip(e.ops, e.comparators, strict=True)):
-            rhs = self.emit_expr(right)
+            rhs = self.exprs.emit_expr(right)
             loc = SourceRange(
                 e.range.source,
                 e.left.range.start if i == 0 else e.comparators[i - 1].range.start,
                 right.range.end,
             )
-            value = self.to_bool(self.compare(op, lhs, rhs, loc), loc)
+            value = to_bool(state, self.compare(op, lhs, rhs, loc), loc)
             result = value
             lhs = rhs
             if i < len(e.ops) - 1:
-                n = self.insert(g.create(IF, [value], 0), e.range)
+                n = state.insert(g.create(IF, [value], 0), e.range)
                 then, orelse = n.add_block(), n.add_block()
                 with g.inserting_before(orelse.return_node):
-                    orelse.register_output(self.constant(False, e.range))
+                    orelse.register_output(state.constant(False, e.range))
                 pending.append((n, then))
                 g.set_insert_point(then.return_node)
         assert result is not None
@@ -198,64 +154,36 @@ class ConditionEmitter(CallEmitter):
     ) -> CondValue:
         if op in ("is", "is not"):
             return self.emit_is(op, left, right, loc)
-        lhs = self.emit_expr(left)
-        rhs = self.emit_expr(right)
-        return CondValue(self.to_bool(self.compare(op, lhs, rhs, loc), loc), RefinementSet(), None)
+        lhs = self.exprs.emit_expr(left)
+        rhs = self.exprs.emit_expr(right)
+        value = to_bool(self.state, self.compare(op, lhs, rhs, loc), loc)
+        return CondValue(value, RefinementSet(), None)
 
     def emit_is(self, op: str, left: t.Expr, right: t.Expr, loc: SourceRange) -> CondValue:
-        lhs = self.emit_expr(left)
-        rhs = self.emit_expr(right)
+        state = self.state
+        lhs = self.exprs.emit_expr(left)
+        rhs = self.exprs.emit_expr(right)
         negate = op == "is not"
+        symbol = "aten::__isnot__" if negate else "aten::__is__"
         for value, other, expr in ((lhs, rhs, left), (rhs, lhs, right)):
             if not isinstance(other.type, NoneType):
                 continue
-            typ = value.type
-            name = self.dotted_name(expr)
-            if isinstance(typ, NoneType):
-                static: bool | None = True
-            elif isinstance(typ, OptionalType) or (
-                isinstance(typ, UnionType) and any(isinstance(m, NoneType) for m in typ.types)
-            ):
-                static = None
-            elif isinstance(typ, AnyType):
-                static = None
-            else:
-                static = False
-            refs = RefinementSet()
-            if static is None and name is not None:
-                not_none: Type | None
-                if isinstance(typ, OptionalType):
-                    not_none = typ.element
-                else:
-                    members = (
-                        [m for m in typ.types if not isinstance(m, NoneType)]
-                        if isinstance(typ, UnionType)
-                        else []
-                    )
-                    not_none = UnionType.create(members) if members else None
-                if not_none is not None:
-                    refs = RefinementSet(
-                        [Refinement(name, NoneType.get())], [Refinement(name, not_none)]
-                    )
+            static, refs = _none_test(value.type, t.dotted_name(expr))
             if negate:
                 refs = refs.negated()
                 static = None if static is None else not static
             if static is not None:
-                return CondValue(self.constant(static, loc), refs, static)
-            symbol = "aten::__isnot__" if negate else "aten::__is__"
-            return CondValue(self.call_builtin(symbol, [lhs, rhs], {}, loc), refs, None)
-        symbol = "aten::__isnot__" if negate else "aten::__is__"
-        return CondValue(self.call_builtin(symbol, [lhs, rhs], {}, loc), RefinementSet(), None)
+                return CondValue(state.constant(static, loc), refs, static)
+            return CondValue(state.call_builtin(symbol, [lhs, rhs], {}, loc), refs, None)
+        return CondValue(state.call_builtin(symbol, [lhs, rhs], {}, loc), RefinementSet(), None)
 
-    def emit_isinstance(self, call: t.Call) -> CondValue:
-        if len(call.args) != 2 or call.keywords:
-            raise CallError("isinstance() expects a value and a type", call.range)
-        value = self.emit_expr(call.args[0])
-        spec = call.args[1]
-        specs = spec.elts if isinstance(spec, t.TupleLiteral) else [spec]
-        types = [self._isinstance_type(s) for s in specs]
+    def emit_isinstance(
+        self, value: Value, name: str | None, types: list[Type], loc: SourceRange
+    ) -> CondValue:
+        """`isinstance(value, types)`: static when the types decide it, else `prim::isinstance`
+        with the refinements of a Union or Optional `name`."""
+        state = self.state
         typ = value.type
-        name = self.dotted_name(call.args[0])
         if any(typ.is_subtype_of(c) for c in types):
             return CondValue(None, RefinementSet(), True)
         members = (
@@ -266,7 +194,7 @@ class ConditionEmitter(CallEmitter):
         if members is None and not isinstance(typ, AnyType):
             return CondValue(None, RefinementSet(), False)
         if members is None:
-            node = self.insert(self.graph.create_isinstance(value, types), call.range)
+            node = state.insert(state.graph.create_isinstance(value, types), loc)
             return CondValue(node.output(), RefinementSet(), None)
         matching = [m for m in members if any(m.is_subtype_of(c) for c in types)]
         others = [m for m in members if m not in matching]
@@ -278,79 +206,49 @@ class ConditionEmitter(CallEmitter):
                 [Refinement(name, UnionType.create(matching))],
                 [Refinement(name, UnionType.create(others))] if others else [],
             )
-        node = self.insert(self.graph.create_isinstance(value, types), call.range)
+        node = state.insert(state.graph.create_isinstance(value, types), loc)
         return CondValue(node.output(), refs, None)
 
-    def _isinstance_type(self, spec: t.Expr) -> Type:
-        typ = self.types.read(spec)
-        return typ
-
     def compare(self, op: str, lhs: Value, rhs: Value, loc: SourceRange) -> Value:
+        call = self.state.call_builtin
         if op == "in":
-            return self.call_builtin("aten::__contains__", [rhs, lhs], {}, loc)
+            return call("aten::__contains__", [rhs, lhs], {}, loc)
         if op == "not in":
-            inside = self.call_builtin("aten::__contains__", [rhs, lhs], {}, loc)
-            return self.call_builtin("aten::__not__", [inside], {}, loc)
-        return self.call_builtin(_COMPARE[op], [lhs, rhs], {}, loc)
-
-    # -- refinements
-
-    def insert_refinements(self, loc: SourceRange | None, refinements: list[Any]) -> None:
-        for r in refinements:
-            if "." in r.name:
-                holder = self.env.frame.sugared.setdefault("$refined", _AttrRefinements())
-                assert isinstance(holder, _AttrRefinements)
-                holder.refine(r.name, r.type)
-                continue
-            found = self.env.find_in_any_frame(r.name)
-            if not isinstance(found, SimpleValue):
-                continue
-            g = self.graph
-            cast = self.insert(g.create_unchecked_cast(found.value, r.type), None)
-            self.env.insert_store(r.name, loc, cast.output(), r.type)
-
-    def refined_attribute(self, path: str) -> Type | None:
-        for frame in reversed(self.env.frames):
-            holder = frame.sugared.get("$refined")
-            if holder is not None:
-                typ = holder.lookup(path)  # type: ignore[attr-defined]
-                if typ is not None:
-                    return typ if typ is not _FORGOTTEN else None
-        return None
-
-    def forget_refinement(self, name: str | None) -> None:
-        if not name:
-            return
-        prefix = name + "."
-        for frame in self.env.frames:
-            holder = frame.sugared.get("$refined")
-            if holder is not None:
-                holder.forget(name, prefix)  # type: ignore[attr-defined]
-        holder = self.env.frame.sugared.setdefault("$refined", _AttrRefinements())
-        holder.mark_forgotten(name)  # type: ignore[attr-defined]
+            inside = call("aten::__contains__", [rhs, lhs], {}, loc)
+            return call("aten::__not__", [inside], {}, loc)
+        return call(_COMPARE[op], [lhs, rhs], {}, loc)
 
 
-class _AttrRefinements(SugaredValue):
-    """Refined attribute paths (`self.bias` known not None) of one frame."""
-
-    kind = "refinements"
-
-    def __init__(self) -> None:
-        self.types: dict[str, Any] = {}
-
-    def refine(self, path: str, typ: Type) -> None:
-        self.types[path] = typ
-
-    def lookup(self, path: str) -> Any:
-        return self.types.get(path)
-
-    def forget(self, name: str, prefix: str) -> None:
-        for key in [k for k in self.types if k == name or k.startswith(prefix)]:
-            del self.types[key]
-
-    def mark_forgotten(self, name: str) -> None:
-        if "." in name:
-            self.types[name] = _FORGOTTEN
+def _combine(lhs: CondValue, rhs: CondValue, is_and: bool) -> RefinementSet:
+    if is_and:
+        return lhs.refinements.and_(rhs.refinements)
+    return lhs.refinements.or_(rhs.refinements)
 
 
-_FORGOTTEN: Any = object()
+def _none_test(typ: Type, name: str | None) -> tuple[bool | None, RefinementSet]:
+    """`x is None` for `x` of type `typ`: its static value (None: decided at run time) and the
+    refinements of `name` on each branch."""
+    if isinstance(typ, NoneType):
+        return True, RefinementSet()
+    maybe_none = (
+        isinstance(typ, OptionalType)
+        or (isinstance(typ, UnionType) and any(isinstance(m, NoneType) for m in typ.types))
+        or isinstance(typ, AnyType)
+    )
+    if not maybe_none:
+        return False, RefinementSet()
+    if name is None:
+        return None, RefinementSet()
+    not_none: Type | None
+    if isinstance(typ, OptionalType):
+        not_none = typ.element
+    else:
+        members = (
+            [m for m in typ.types if not isinstance(m, NoneType)]
+            if isinstance(typ, UnionType)
+            else []
+        )
+        not_none = UnionType.create(members) if members else None
+    if not_none is None:
+        return None, RefinementSet()
+    return None, RefinementSet([Refinement(name, NoneType.get())], [Refinement(name, not_none)])

@@ -16,35 +16,48 @@ deferred errors.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from ts_ir import Block, Graph, SourceRange, Type, Value, unshaped_type
+from ts_ir import (
+    Block,
+    Graph,
+    ListType,
+    NoneType,
+    SourceRange,
+    TensorType,
+    Type,
+    Value,
+    unshaped_type,
+)
 
 from .errors import FrontendError, FrontendTypeError
 from .kinds import LOAD, STORE
 from .sugared_value import SimpleValue, SugaredValue
 
-if TYPE_CHECKING:
-    from .resolver import Resolver
-
 DeferredError = Callable[[SourceRange], FrontendError]
 
 
 def meaningful_name(name: str) -> bool:
-    """Names the emitter makes up (`$iter`) do not name values."""
-    return not name.startswith("$")
+    """Whether a variable's name should name its values, as TorchScript's `meaningfulName`:
+    not names the emitter makes up (`$iter`), nor temporaries of printed code (`_`, `_0`)."""
+    if not name or name[0] == "$":
+        return False
+    if name[0] != "_":
+        return True
+    return not name[1:].isdigit() and name != "_"
 
 
 class Frame:
     """The variables one block defines."""
 
-    __slots__ = ("block", "errors", "sugared", "types")
+    __slots__ = ("block", "errors", "refined", "sugared", "types")
 
     def __init__(self, block: Block) -> None:
         self.block = block
         self.types: dict[str, Type] = {}
         self.sugared: dict[str, SugaredValue] = {}
         self.errors: dict[str, DeferredError] = {}
+        # attribute paths (`self.bias`) refined here, or FORGOTTEN once assigned
+        self.refined: dict[str, Type | None] = {}
 
     def defined_variables(self) -> list[str]:
         return list(self.types)
@@ -53,9 +66,8 @@ class Frame:
 class Environment:
     """A stack of frames over the blocks being emitted."""
 
-    def __init__(self, graph: Graph, resolver: Resolver) -> None:
+    def __init__(self, graph: Graph) -> None:
         self.graph = graph
-        self.resolver = resolver
         self.frames: list[Frame] = []
 
     # -- frames
@@ -175,6 +187,27 @@ class Environment:
                 return True
         return False
 
+    # -- refined attributes
+
+    def refine_attribute(self, path: str, type: Type) -> None:
+        """`path` (`self.bias`) reads as `type` in this block (an `is not None` test held)."""
+        self.frame.refined[path] = type
+
+    def refined_attribute(self, path: str) -> Type | None:
+        for frame in reversed(self.frames):
+            if path in frame.refined:
+                return frame.refined[path]
+        return None
+
+    def forget_refinements(self, name: str) -> None:
+        """`name` was assigned: refinements of it and of attributes under it no longer hold."""
+        prefix = name + "."
+        for frame in self.frames:
+            for key in [k for k in frame.refined if k == name or k.startswith(prefix)]:
+                del frame.refined[key]
+        if "." in name:
+            self.frame.refined[name] = None
+
     def check_reassignment(
         self, name: str, value: Value, loc: SourceRange, convert: Callable[[Value, Type], Value]
     ) -> Value:
@@ -195,8 +228,6 @@ class Environment:
 
 
 def _reassign_hint(parent: Type, new: Type) -> str:
-    from ts_ir import ListType, NoneType, TensorType
-
     if isinstance(parent, ListType) and isinstance(new, ListType):
         if parent.element == TensorType.get() or new.element == TensorType.get():
             return (

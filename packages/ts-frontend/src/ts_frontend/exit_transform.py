@@ -113,22 +113,23 @@ class _ExitTransformer:
         else_pair = self.transform_block(else_block)
         then_status = self.status(then_pair)
         else_status = self.status(else_pair)
-        if then_status is ExitStatus.WONT and else_status is ExitStatus.WONT:
-            return self.wont()
-        if then_status is ExitStatus.THROWS:
-            return else_pair
-        if else_status is ExitStatus.THROWS:
-            return then_pair
-        if then_status is ExitStatus.WILL and else_status is ExitStatus.WILL:
-            start = len(n.outputs)
-            self.add_if_outputs(n, then_pair.exit_values, else_pair.exit_values)
-            return self.will(list(n.outputs[start:]))
+        statuses = {then_status, else_status}
+        if ExitStatus.WILL not in statuses and ExitStatus.MIGHT not in statuses:
+            # neither branch exits: both raise, or one raises and the other falls through
+            return self.throws() if statuses == {ExitStatus.THROWS} else self.wont()
+        # A branch that exits leaves its exit values in its own block: they become outputs
+        # of the If, the other branch giving uninitialized values of the same types. A
+        # branch that raises never reaches the If's end, so it counts as exiting too.
         then_values = then_pair.exit_values
         else_values = else_pair.exit_values
-        if then_status is ExitStatus.WONT:
+        if then_status in (ExitStatus.WONT, ExitStatus.THROWS):
             then_values = [self.unit(v.type) for v in else_values]
-        elif else_status is ExitStatus.WONT:
+        elif else_status in (ExitStatus.WONT, ExitStatus.THROWS):
             else_values = [self.unit(v.type) for v in then_values]
+        if statuses <= {ExitStatus.WILL, ExitStatus.THROWS}:
+            start = len(n.outputs)
+            self.add_if_outputs(n, then_values, else_values)
+            return self.will(list(n.outputs[start:]))
         start = len(n.outputs)
         self.add_if_outputs(
             n, [then_pair.has_exited, *then_values], [else_pair.has_exited, *else_values]

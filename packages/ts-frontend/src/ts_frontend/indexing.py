@@ -29,27 +29,47 @@ from ts_ir import (
 )
 
 from . import tree as t
+from .emit_context import Expressions, FunctionState
 from .errors import FrontendTypeError, NotSupportedError
-from .expr_emitter import ExprEmitter
-from .sugared_value import SimpleValue, SugaredValue
+from .operators import augmented_op, binary_op
+from .sugared_value import (
+    NOT_CONSTANT,
+    ConstantValue,
+    NamedValue,
+    SimpleValue,
+    SugaredValue,
+    constant_of,
+)
 
 
-class IndexingMixin(ExprEmitter):
-    """Subscript emission, mixed into `FunctionEmitter`."""
+class SubscriptEmitter:
+    """Subscript emission."""
 
-    def sugared_Subscript(self, e: t.Subscript, hint: object) -> SugaredValue:
-        base = self.emit_sugared(e.value)
+    def __init__(self, state: FunctionState, exprs: Expressions) -> None:
+        self.state = state
+        self.exprs = exprs
+
+    def emit_subscript(self, e: t.Subscript) -> SugaredValue:
+        state = self.state
+        base = self.exprs.emit_sugared(e.value)
         if not isinstance(base, SimpleValue):
             if len(e.indices) != 1:
                 raise NotSupportedError(f"{base.describe()} takes one index", e.range)
-            return base.getitem(self, e.range, e.indices[0])
+            index = e.indices[0]
+            value = self.exprs.try_constant(index)
+            sugared = (
+                ConstantValue(value)
+                if value is not NOT_CONSTANT
+                else self.exprs.emit_sugared(index)
+            )
+            return base.getitem(state, e.range, NamedValue(index.range, sugared))
         v = base.value
         typ = v.type
         if isinstance(typ, TensorType):
             sliced, tensor_indices = self.emit_int_and_slice_indexing(e, v)
             if tensor_indices:
                 lst = self._tensor_index_list(tensor_indices, e.range)
-                return SimpleValue(self.call_builtin("aten::index", [sliced, lst], {}, e.range))
+                return SimpleValue(state.call_builtin("aten::index", [sliced, lst], {}, e.range))
             return SimpleValue(sliced)
         if len(e.indices) != 1 and not isinstance(typ, (TupleType, DictType)):
             raise NotSupportedError(
@@ -62,17 +82,17 @@ class IndexingMixin(ExprEmitter):
         index = e.indices[0]
         if isinstance(typ, (ListType, StringType)):
             if isinstance(index, t.Slice):
-                args = self._slice_bounds(index, with_dim=False)
-                return SimpleValue(self.call_builtin("aten::slice", [v, *args], {}, e.range))
-            i = self.emit_expr(index)
-            return SimpleValue(self.call_builtin("aten::__getitem__", [v, i], {}, e.range))
+                args = self._slice_bounds(index)
+                return SimpleValue(state.call_builtin("aten::slice", [v, *args], {}, e.range))
+            i = self.exprs.emit_expr(index)
+            return SimpleValue(state.call_builtin("aten::__getitem__", [v, i], {}, e.range))
         if isinstance(typ, DictType):
             key = (
-                self.emit_expr(index)
+                self.exprs.emit_expr(index)
                 if len(e.indices) == 1
-                else self.emit_expr(t.TupleLiteral(e.range, e.indices))
+                else self.exprs.emit_expr(t.TupleLiteral(e.range, e.indices))
             )
-            return SimpleValue(self.call_builtin("aten::__getitem__", [v, key], {}, e.range))
+            return SimpleValue(state.call_builtin("aten::__getitem__", [v, key], {}, e.range))
         if isinstance(typ, (OptionalType, UnionType)):
             raise FrontendTypeError(
                 f"cannot index a value of type '{typ.annotation_str()}'",
@@ -83,28 +103,39 @@ class IndexingMixin(ExprEmitter):
             f"a value of type '{typ.annotation_str()}' cannot be indexed", e.range
         )
 
-    def _slice_bounds(self, s: t.Slice, *, with_dim: bool) -> list[Value]:
+    def _slice_bounds(self, s: t.Slice) -> list[Value]:
         loc = s.range
-        start = self.emit_expr(s.start) if s.start is not None else self.constant(None, loc)
-        stop = self.emit_expr(s.stop) if s.stop is not None else self.constant(None, loc)
-        step = self.emit_expr(s.step) if s.step is not None else self.constant(1, loc)
+        emit, constant = self.exprs.emit_expr, self.state.constant
+        start = emit(s.start) if s.start is not None else constant(None, loc)
+        stop = emit(s.stop) if s.stop is not None else constant(None, loc)
+        step = emit(s.step) if s.step is not None else constant(1, loc)
         return [start, stop, step]
 
+    def _constant_int(self, e: t.Expr, what: str) -> int:
+        value = self.exprs.try_constant(e)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise FrontendTypeError(f"{what} must be an integer constant", e.range)
+
     def emit_tuple_index(self, v: Value, index: t.Expr, loc: SourceRange) -> Value:
+        state = self.state
         typ = v.type
         assert isinstance(typ, TupleType)
         n = len(typ.elements)
-        g = self.graph
+        g = state.graph
         if isinstance(index, t.Slice):
-            bounds = []
-            for part in (index.start, index.stop, index.step):
-                bounds.append(
-                    None if part is None else self.constant_int(part, "a tuple slice bound")
-                )
+            bounds = [
+                None if part is None else self._constant_int(part, "a tuple slice bound")
+                for part in (index.start, index.stop, index.step)
+            ]
             positions = list(range(n))[slice(*bounds)]
             items = [self._tuple_item(v, i, loc) for i in positions]
-            return self.insert(g.create_tuple(items), loc).output()
-        value = self.try_constant(index)
+            return state.insert(g.create_tuple(items), loc).output()
+        value = self.exprs.try_constant(index)
+        sugared: SugaredValue | None = None
+        if value is NOT_CONSTANT:
+            sugared = self.exprs.emit_sugared(index)
+            value = constant_of(sugared)
         if isinstance(value, int) and not isinstance(value, bool):
             i = value + n if value < 0 else value
             if not 0 <= i < n:
@@ -112,25 +143,29 @@ class IndexingMixin(ExprEmitter):
                     f"tuple index {value} is out of range for a tuple of {n} elements", index.range
                 )
             return self._tuple_item(v, i, loc)
-        i_value = self.emit_expr(index)
+        if sugared is None:
+            sugared = self.exprs.emit_sugared(index)
+        i_value = sugared.as_value(state, index.range)
         if not isinstance(i_value.type, IntType):
             raise FrontendTypeError("tuple indices must be integers", index.range)
         element = UnionType.create(typ.elements) if typ.elements else AnyType.get()
-        node = self.insert(g.create_tuple_index(v, i_value, element), loc)
-        return node.output()
+        return state.insert(g.create_tuple_index(v, i_value, element), loc).output()
 
     def _tuple_item(self, v: Value, i: int, loc: SourceRange) -> Value:
         typ = v.type
         assert isinstance(typ, TupleType)
-        g = self.graph
-        return self.insert(
-            g.create_tuple_index(v, self.constant(i, loc), typ.elements[i]), loc
-        ).output()
+        state = self.state
+        node = state.graph.create_tuple_index(v, state.constant(i, loc), typ.elements[i])
+        return state.insert(node, loc).output()
 
     def emit_int_and_slice_indexing(
         self, e: t.Subscript, v: Value
     ) -> tuple[Value, list[Value | None]]:
-        """Apply int, slice, None and `...` indices; the tensor indices left to apply."""
+        """Apply int, slice, None and `...` indices; the tensor indices left to apply.
+
+        Indices after `...` count from the last dimension, as TorchScript emits them:
+        `x[..., 0, None]` is `unsqueeze(select(x, -1, 0), -1)`.
+        """
         indices = e.indices
         ellipsis = [i for i, x in enumerate(indices) if isinstance(x, t.Dots)]
         if len(ellipsis) > 1:
@@ -140,14 +175,12 @@ class IndexingMixin(ExprEmitter):
         sliced = v
         dim = 0
         for x in indices[:split]:
-            sliced, dim = self._apply_index(sliced, x, dim, e.range, tensor_indices, forward=True)
+            sliced, dim = self._apply_index(sliced, x, dim, e.range, tensor_indices)
         if ellipsis:
-            dim = -1
-            after: list[Value | None] = []
-            for x in reversed(indices[split + 1 :]):
-                sliced, dim = self._apply_index(sliced, x, dim, e.range, after, forward=False)
-            if after:
-                raise NotSupportedError("tensor indices after '...' are not supported", e.range)
+            after = indices[split + 1 :]
+            dim = -sum(1 for x in after if not _is_none_literal(x))
+            for x in after:
+                sliced, dim = self._apply_index(sliced, x, dim, e.range, None)
         while tensor_indices and tensor_indices[-1] is None:
             tensor_indices.pop()
         return sliced, tensor_indices
@@ -158,67 +191,71 @@ class IndexingMixin(ExprEmitter):
         x: t.Expr,
         dim: int,
         loc: SourceRange,
-        tensor_indices: list[Value | None],
-        *,
-        forward: bool,
+        tensor_indices: list[Value | None] | None,
     ) -> tuple[Value, int]:
-        step = 1 if forward else -1
+        """Apply index `x` at dimension `dim`; the result and the next dimension.
+
+        `tensor_indices` is None after `...`: there `dim` counts from the end, so a new
+        axis goes before it (`unsqueeze(dim - 1)`) and tensor indices are refused, as
+        TorchScript refuses them.
+        """
+        state = self.state
+        call, constant = state.call_builtin, state.constant
+        from_end = tensor_indices is None
         if isinstance(x, t.Slice):
-            bounds = self._slice_bounds(x, with_dim=True)
-            out = self.call_builtin(
-                "aten::slice", [sliced, self.constant(dim, loc), *bounds], {}, loc
-            )
-            tensor_indices.append(None)
-            return out, dim + step
-        if isinstance(x, t.Const) and x.value is None:
-            out = self.call_builtin(
-                "aten::unsqueeze",
-                [sliced, self.constant(dim if forward else dim + 1 if dim != -1 else -1, loc)],
-                {},
-                loc,
-            )
-            tensor_indices.append(None)
-            return out, dim + step
-        index = self.emit_expr(x)
+            bounds = self._slice_bounds(x)
+            out = call("aten::slice", [sliced, constant(dim, loc), *bounds], {}, loc)
+            if tensor_indices is not None:
+                tensor_indices.append(None)
+            return out, dim + 1
+        index = None if _is_none_literal(x) else self.exprs.emit_expr(x)
+        if index is None or isinstance(index.type, NoneType):
+            if from_end and index is not None:
+                raise NotSupportedError("after '...', write a new axis as a literal None", x.range)
+            at = dim - 1 if from_end else dim
+            out = call("aten::unsqueeze", [sliced, constant(at, loc)], {}, loc)
+            if tensor_indices is not None:
+                tensor_indices.append(None)
+                return out, dim + 1
+            return out, dim
         typ = index.type
         if isinstance(typ, IntType):
-            return self.call_builtin(
-                "aten::select", [sliced, self.constant(dim, loc), index], {}, loc
-            ), dim
-        if isinstance(typ, (TensorType, ListType)) or isinstance(typ, OptionalType):
+            out = call("aten::select", [sliced, constant(dim, loc), index], {}, loc)
+            return out, dim + 1 if from_end else dim
+        if isinstance(typ, (TensorType, ListType, OptionalType)):
+            if tensor_indices is None:
+                raise NotSupportedError("tensor indices after '...' are not supported", x.range)
             if isinstance(typ, ListType):
-                index = self.call_builtin("aten::tensor", [index], {}, loc)
+                index = call("aten::tensor", [index], {}, loc)
             tensor_indices.append(index)
-            return sliced, dim + step
-        if isinstance(typ, NoneType):
-            out = self.call_builtin("aten::unsqueeze", [sliced, self.constant(dim, loc)], {}, loc)
-            tensor_indices.append(None)
-            return out, dim + step
+            return sliced, dim + 1
         raise FrontendTypeError(
             f"unsupported index of type '{typ.annotation_str()}' for a tensor",
             x.range,
-            hint=self.unannotated_hint(x),
+            hint=state.unannotated_hint(index),
         )
 
     def _tensor_index_list(self, indices: list[Value | None], loc: SourceRange) -> Value:
-        values = [i if i is not None else self.constant(None, loc) for i in indices]
-        g = self.graph
-        return self.insert(g.create_list(OptionalType(TensorType.get()), values), loc).output()
+        state = self.state
+        values = [i if i is not None else state.constant(None, loc) for i in indices]
+        node = state.graph.create_list(OptionalType(TensorType.get()), values)
+        return state.insert(node, loc).output()
 
     # -- assignment
 
     def emit_subscript_assign(self, target: t.Subscript, value: Value, loc: SourceRange) -> None:
-        base = self.emit_expr(target.value)
+        state = self.state
+        base = self.exprs.emit_expr(target.value)
         typ = base.type
         if isinstance(typ, TensorType):
             sliced, tensor_indices = self.emit_int_and_slice_indexing(target, base)
             if tensor_indices:
                 lst = self._tensor_index_list(tensor_indices, target.range)
-                value = self._as_tensor_like(value, sliced, target.range)
-                self.call_builtin("aten::index_put_", [sliced, lst, value], {}, target.range)
+                value = self._as_tensor_like(value, sliced)
+                state.call_builtin("aten::index_put_", [sliced, lst, value], {}, target.range)
                 return
-            value = self._as_tensor_like(value, sliced, target.range)
-            self.call_builtin("aten::copy_", [sliced, value], {}, target.range)
+            value = self._as_tensor_like(value, sliced)
+            state.call_builtin("aten::copy_", [sliced, value], {}, target.range)
             return
         if len(target.indices) != 1:
             raise NotSupportedError("multiple indices are only supported for tensors", target.range)
@@ -226,43 +263,47 @@ class IndexingMixin(ExprEmitter):
         if isinstance(typ, ListType) and isinstance(index, t.Slice):
             raise NotSupportedError("assigning to a list slice is not supported", target.range)
         if isinstance(typ, (ListType, DictType)):
-            key = self.emit_expr(index)
-            self.call_builtin("aten::_set_item", [base, key, value], {}, target.range)
+            key = self.exprs.emit_expr(index)
+            state.call_builtin("aten::_set_item", [base, key, value], {}, target.range)
             return
         raise NotSupportedError(
             f"cannot assign to an element of a value of type '{typ.annotation_str()}'", target.range
         )
 
-    def _as_tensor_like(self, value: Value, like: Value, loc: SourceRange) -> Value:
+    def _as_tensor_like(self, value: Value, like: Value) -> Value:
         if isinstance(value.type, TensorType):
             return value
-        dtype = self.call_builtin("prim::dtype", [like], {}, None)
-        device = self.call_builtin("prim::device", [like], {}, None)
-        false = self.constant(False, None)
+        call = self.state.call_builtin
+        dtype = call("prim::dtype", [like], {}, None)
+        device = call("prim::device", [like], {}, None)
+        false = self.state.constant(False, None)
         kwargs = {"dtype": dtype, "device": device, "requires_grad": false}
-        return self.call_builtin("aten::tensor", [value], kwargs, None)
+        return call("aten::tensor", [value], kwargs, None)
 
     def emit_augmented_subscript(self, stmt: t.AugAssign) -> None:
+        state = self.state
         target = stmt.target
         assert isinstance(target, t.Subscript)
-        base = self.emit_expr(target.value)
+        base = self.exprs.emit_expr(target.value)
         typ = base.type
         if isinstance(typ, TensorType):
             sliced, tensor_indices = self.emit_int_and_slice_indexing(target, base)
             if tensor_indices:
                 lst = self._tensor_index_list(tensor_indices, target.range)
-                current = self.call_builtin("aten::index", [sliced, lst], {}, target.range)
-                rhs = self.emit_expr(stmt.value)
-                updated = self.binary_op(stmt.op, current, rhs, stmt.range)
-                self.call_builtin("aten::index_put_", [sliced, lst, updated], {}, target.range)
+                current = state.call_builtin("aten::index", [sliced, lst], {}, target.range)
+                rhs = self.exprs.emit_expr(stmt.value)
+                updated = binary_op(state, stmt.op, current, rhs, stmt.range)
+                state.call_builtin("aten::index_put_", [sliced, lst, updated], {}, target.range)
                 return
-            self.emit_augmented(stmt, sliced)
+            rhs = self.exprs.emit_expr(stmt.value)
+            augmented_op(state, stmt.op, sliced, rhs, stmt.range)
             return
         if isinstance(typ, (ListType, DictType)) and len(target.indices) == 1:
-            key = self.emit_expr(target.indices[0])
-            current = self.call_builtin("aten::__getitem__", [base, key], {}, target.range)
-            updated = self.emit_augmented(stmt, current)
-            self.call_builtin("aten::_set_item", [base, key, updated], {}, stmt.range)
+            key = self.exprs.emit_expr(target.indices[0])
+            current = state.call_builtin("aten::__getitem__", [base, key], {}, target.range)
+            rhs = self.exprs.emit_expr(stmt.value)
+            updated = augmented_op(state, stmt.op, current, rhs, stmt.range)
+            state.call_builtin("aten::_set_item", [base, key, updated], {}, stmt.range)
             return
         raise NotSupportedError(
             f"augmented assignment to an element of '{typ.annotation_str()}' is not supported",
@@ -270,7 +311,7 @@ class IndexingMixin(ExprEmitter):
         )
 
     def emit_delete_subscript(self, target: t.Subscript) -> None:
-        base = self.emit_expr(target.value)
+        base = self.exprs.emit_expr(target.value)
         if len(target.indices) != 1 or isinstance(target.indices[0], t.Slice):
             raise NotSupportedError("del takes one index", target.range)
         if not isinstance(base.type, (ListType, DictType)):
@@ -278,5 +319,9 @@ class IndexingMixin(ExprEmitter):
                 f"cannot delete an element of a value of type '{base.type.annotation_str()}'",
                 target.range,
             )
-        key = self.emit_expr(target.indices[0])
-        self.call_builtin("aten::Delete", [base, key], {}, target.range)
+        key = self.exprs.emit_expr(target.indices[0])
+        self.state.call_builtin("aten::Delete", [base, key], {}, target.range)
+
+
+def _is_none_literal(x: t.Expr) -> bool:
+    return isinstance(x, t.Const) and x.value is None

@@ -1,32 +1,36 @@
 """The IR emitter: a function's tree to a graph of loads and stores, then SSA.
 
-`FunctionEmitter` walks a `Def` with one `visit_X` method per statement
-(expressions are in `expr_emitter`, conditions in `conditions`, calls in
-`calls`, subscripts in `indexing`, parameters in `signature`), type-checking
-as it goes and emitting nodes at the graph's insertion point. Variables are
-`prim::Store`/`prim::Load` through the `Environment`; `if` and loops are
-`prim::If` and `prim::Loop` nodes with blocks (a loop also has a condition
-block); `return`, `break` and `continue` are `prim::ReturnStmt`,
-`prim::BreakStmt` and `prim::ContinueStmt` nodes wherever they appear.
-`convert_to_ssa` then gives every block its inputs and outputs and erases
-the loads and stores, and `exit_transform` removes the exit statements, as
-TorchScript's `to_ir` does. The cleanup passes finish the graph.
+`FunctionEmitter` walks a `Def` with one `visit_X` method per statement,
+type-checking as it goes and emitting nodes at the graph's insertion point.
+It is assembled from parts that share one `FunctionState` (the graph, the
+variables, the context sugared values emit through): `ExprEmitter` for
+expressions (which holds the parts for conditions, subscripts, assignment
+targets, loops and special forms) and `SignatureEmitter` for the
+parameters. Variables are `prim::Store`/`prim::Load` through the
+`Environment`; `if` and loops are `prim::If` and `prim::Loop` nodes with
+blocks (a loop also has a condition block); `return`, `break` and
+`continue` are `prim::ReturnStmt`, `prim::BreakStmt` and
+`prim::ContinueStmt` nodes wherever they appear. `convert_to_ssa` then
+gives every block its inputs and outputs and erases the loads and stores,
+and `exit_transform` removes the exit statements, as TorchScript's `to_ir`
+does. The cleanup passes finish the graph.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ts_ir import (
     Block,
     ClassType,
     Graph,
-    IntType,
     Node,
     NoneType,
     NumberType,
     OptionalType,
     SourceRange,
+    StringType,
     TensorType,
     Type,
     UnionType,
@@ -37,108 +41,92 @@ from ts_schema import Argument, FunctionSchema
 
 from . import tree as t
 from .cleanup import run_cleanup
+from .context import Compiler
+from .conversions import convert_to_type, emit_raise
 from .convert_to_ssa import convert_to_ssa
-from .environment import Environment, Frame, meaningful_name
+from .emit_context import FunctionState
+from .environment import Frame
 from .errors import (
     FrontendError,
     FrontendTypeError,
     NotSupportedError,
     UninitializedVariableError,
 )
-from .kinds import (
-    BREAK_STMT,
-    CONTINUE_STMT,
-    ENTER,
-    EXIT,
-    IF,
-    LOOP,
-    RAISE_EXCEPTION,
-    RETURN_STMT,
-    STORE,
-)
-from .python_values import ExceptionClassValue, ExceptionValue, GradModeContext
-from .refinement import CondValue
+from .expressions import ExprEmitter
+from .function_values import ExceptionClassValue, ExceptionValue, register_user_exception
+from .kinds import BREAK_STMT, CONTINUE_STMT, ENTER, EXIT, IF, RAISE_EXCEPTION, RETURN_STMT, STORE
+from .operators import augmented_op
+from .python_values import GradModeContext
+from .refinement import CondValue, Refinement
+from .resolver import Resolver
 from .signature import SignatureEmitter
-from .sugared_value import (
-    INT64_MAX,
-    LoopIteration,
-    SimpleValue,
-    StaticIteration,
-    SugaredValue,
-)
-from .type_annotations import TypeReader
+from .sugared_value import LoopIteration, SimpleValue, StaticIteration, SugaredValue
 
-if TYPE_CHECKING:
-    from .resolver import Resolver
-    from .script import ScriptCompiler
-
-_STMT_KINDS = (
-    "Assign",
-    "AugAssign",
-    "If",
-    "While",
-    "For",
-    "With",
-    "Return",
-    "Raise",
-    "Assert",
-    "Delete",
-    "ExprStmt",
-    "Pass",
-    "Break",
-    "Continue",
-    "Def",
-    "Unsupported",
+_STATEMENTS: tuple[type, ...] = (
+    t.Assign,
+    t.AugAssign,
+    t.If,
+    t.While,
+    t.For,
+    t.With,
+    t.Return,
+    t.Raise,
+    t.Assert,
+    t.Delete,
+    t.ExprStmt,
+    t.Pass,
+    t.Break,
+    t.Continue,
+    t.Def,
+    t.Unsupported,
 )
 
 
-class FunctionEmitter(SignatureEmitter):
+class FunctionEmitter:
     """Compiles one function definition to a graph and a schema."""
 
     def __init__(
         self,
-        compiler: ScriptCompiler,
+        compiler: Compiler,
         resolver: Resolver,
         definition: t.Def,
         *,
         name: str | None = None,
         self_type: ClassType | None = None,
-        self_value_factory: Any = None,
+        self_value_factory: Callable[[Value], SugaredValue] | None = None,
+        defaults: Mapping[str, Any] | None = None,
     ) -> None:
-        self.compiler = compiler
-        self.resolver = resolver
         self.definition = definition
         self.name = name or definition.name
-        self.self_type = self_type
-        self.self_value_factory = self_value_factory
-        self.graph = Graph()
-        self.env = Environment(self.graph, resolver)
-        self.types = TypeReader(resolver)
-        self.exit_blocks: set[Block] = set()
-        self.loop_kinds: list[str] = []
+        self.state = FunctionState(compiler, resolver, self.name)
+        self.graph = self.state.graph
+        self.exprs = ExprEmitter(self.state)
+        self.signature = SignatureEmitter(
+            self.state, self.exprs, self_type, self_value_factory, defaults
+        )
         self.declared_return: Type | None = None
         self.merged_return: Type | None = None
-        self.unannotated: set[str] = set()
-        self._visitors = {k: getattr(self, "visit_" + k) for k in _STMT_KINDS}
+        self._visitors = {cls: getattr(self, "visit_" + cls.__name__) for cls in _STATEMENTS}
 
     # -- the definition
 
     def emit(self) -> tuple[Graph, FunctionSchema]:
         d = self.definition
         g = self.graph
-        frame = self.env.push(g.block)
-        arguments = self.emit_params(d)
+        env = self.state.env
+        frame = env.push(g.block)
+        arguments = self.signature.emit_params(d)
         if d.returns is not None:
-            self.declared_return = self.type_of(d.returns)
+            self.declared_return = self.state.type_of(d.returns)
         elif d.type_comment is not None:
-            self.declared_return = self.type_of(d.type_comment.returns)
+            self.declared_return = self.state.type_of(d.type_comment.returns)
         self.emit_statements(d.body)
         self.handle_maybe_no_return(d)
         ret_type = self.merged_return or NoneType.get()
         placeholder = g.insert_node(g.create_uninitialized(ret_type))
         g.block.register_output(placeholder.output())
-        assert self.env.frame is frame
-        self.env.pop()
+        assert env.frame is frame
+        env.pop()
         convert_to_ssa(g)
         run_cleanup(g)
         schema = FunctionSchema(self.name, "", arguments, [Argument("", ret_type)])
@@ -146,7 +134,7 @@ class FunctionEmitter(SignatureEmitter):
 
     def handle_maybe_no_return(self, d: t.Def) -> None:
         block = self.graph.block
-        if block not in self.exit_blocks:
+        if block not in self.state.exit_blocks:
             declared = self.declared_return
             if declared is not None and not isinstance(declared, (NoneType, OptionalType)):
                 raise FrontendTypeError(
@@ -155,7 +143,7 @@ class FunctionEmitter(SignatureEmitter):
                     d.range,
                 )
             with self.graph.inserting_before(block.return_node):
-                none = self.constant(None, d.range)
+                none = self.state.constant(None, d.range)
                 self.emit_return_value(none, d.range)
         elif self.merged_return is None:
             self.merged_return = self.declared_return or NoneType.get()
@@ -164,10 +152,10 @@ class FunctionEmitter(SignatureEmitter):
 
     def emit_statements(self, stmts: list[t.Stmt]) -> None:
         visitors = self._visitors
-        env = self.env
+        state = self.state
         for stmt in stmts:
-            visitors[type(stmt).__name__](stmt)
-            if env.block in self.exit_blocks:
+            visitors[type(stmt)](stmt)
+            if state.env.block in state.exit_blocks:
                 return
 
     def visit_Pass(self, stmt: t.Pass) -> None:
@@ -180,21 +168,21 @@ class FunctionEmitter(SignatureEmitter):
         raise NotSupportedError(f"{stmt.what} are not supported in compiled code", stmt.range)
 
     def visit_ExprStmt(self, stmt: t.ExprStmt) -> None:
-        value = stmt.value
-        if isinstance(value, t.Str):
+        if isinstance(stmt.value, t.Str):
             return  # a docstring
-        self.emit_sugared(value)
+        self.exprs.emit_sugared(stmt.value)
 
     # assignments
 
     def visit_Assign(self, stmt: t.Assign) -> None:
+        state = self.state
         if stmt.value is None:
             raise NotSupportedError(
                 "an annotation without a value is not supported; assign a value", stmt.range
             )
         annotated = None
         if stmt.annotation is not None:
-            annotated = self.type_of(stmt.annotation)
+            annotated = state.type_of(stmt.annotation)
             if len(stmt.targets) != 1 or not isinstance(
                 stmt.targets[0], (t.Name, t.Attribute, t.Subscript)
             ):
@@ -202,8 +190,8 @@ class FunctionEmitter(SignatureEmitter):
                     "an annotated assignment needs a single target", stmt.targets[0].range
                 )
         if annotated is not None:
-            value = self.emit_expr(stmt.value, annotated)
-            value = self.convert_to_type(value, annotated, stmt.value.range)
+            value = self.exprs.emit_expr(stmt.value, annotated)
+            value = convert_to_type(state, value, annotated, stmt.value.range)
             if not value.type.is_subtype_of(annotated):
                 raise FrontendTypeError(
                     f"variable '{stmt.targets[0].range.text()}' is annotated with type "
@@ -213,100 +201,33 @@ class FunctionEmitter(SignatureEmitter):
                 )
             rhs: SugaredValue = SimpleValue(value)
         else:
-            rhs = self.emit_sugared(stmt.value)
+            rhs = self.exprs.emit_sugared(stmt.value)
         for target in stmt.targets:
-            self.assign(target, rhs, stmt.value.range, annotated)
-
-    def assign(
-        self, target: t.Expr, rhs: SugaredValue, loc: SourceRange, annotated: Type | None = None
-    ) -> None:
-        if isinstance(target, t.Name):
-            self.set_var(target.id, rhs, target.range, annotated)
-        elif isinstance(target, (t.TupleLiteral, t.ListLiteral)):
-            self.assign_unpack(target, rhs, loc)
-        elif isinstance(target, t.Subscript):
-            self.emit_subscript_assign(target, rhs.as_value(self, loc), loc)
-        elif isinstance(target, t.Attribute):
-            base = self.emit_sugared(target.value)
-            value = rhs.as_value(self, loc)
-            base.set_attr(self, target.range, target.name, value)
-            self.forget_refinement(self.dotted_name(target))
-        elif isinstance(target, t.Starred):
-            raise NotSupportedError("starred assignment targets are not supported", target.range)
-        else:
-            raise NotSupportedError(
-                f"cannot assign to {type(target).__name__.lower()} expressions", target.range
-            )
-
-    def assign_unpack(
-        self, target: t.TupleLiteral | t.ListLiteral, rhs: SugaredValue, loc: SourceRange
-    ) -> None:
-        n = len(target.elts)
-        items = rhs.static_items()
-        if items is None:
-            v = rhs.as_value(self, loc)
-            items = [SimpleValue(x) for x in self.unpack_value(v, n, loc)]
-        if len(items) != n:
-            raise FrontendTypeError(
-                f"cannot unpack {len(items)} values into {n} targets", target.range
-            )
-        for elt, item in zip(target.elts, items, strict=True):
-            self.assign(elt, item, loc)
-
-    def set_var(
-        self, name: str, value: SugaredValue, loc: SourceRange, annotated: Type | None = None
-    ) -> None:
-        """Bind `name`: a store for first-class values, a sugared binding otherwise."""
-        env = self.env
-        if not isinstance(value, SimpleValue):
-            try:
-                simple = value.as_value(self, loc)
-            except FrontendError:
-                simple = None
-            if simple is None:
-                if env.is_defined_in_parent(name):
-                    raise NotSupportedError(
-                        f"cannot re-assign '{name}' to {value.describe()}, which is not a "
-                        "first-class value",
-                        loc,
-                    )
-                env.set_sugared(name, value)
-                return
-            value = SimpleValue(simple)
-        v = value.value
-        if env.is_defined_in_parent(name):
-            if annotated is not None:
-                raise FrontendTypeError(
-                    f"variable '{name}' is annotated but is already defined in an outer block",
-                    loc,
-                )
-            v = env.check_reassignment(name, v, loc, lambda x, ty: self.convert_to_type(x, ty, loc))
-        if not v.has_debug_name() and meaningful_name(name) and v.node.owning_block is env.block:
-            v.set_debug_name(name)
-        env.insert_store(name, loc, v, annotated or v.type)
-        self.forget_refinement(name)
+            self.exprs.targets.assign(target, rhs, stmt.value.range, annotated)
 
     def visit_AugAssign(self, stmt: t.AugAssign) -> None:
+        state = self.state
+        exprs = self.exprs
         target = stmt.target
         if isinstance(target, t.Name):
-            lhs = self.emit_expr(target)
-            result = self.emit_augmented(stmt, lhs)
-            self.set_var(target.id, SimpleValue(result), target.range)
+            lhs = exprs.emit_expr(target)
+            result = augmented_op(state, stmt.op, lhs, exprs.emit_expr(stmt.value), stmt.range)
+            exprs.targets.set_var(target.id, SimpleValue(result), target.range)
         elif isinstance(target, t.Attribute):
-            base = self.emit_sugared(target.value)
-            lhs = base.attr(self, target.range, target.name).as_value(self, target.range)
-            result = self.emit_augmented(stmt, lhs)
+            base = exprs.emit_sugared(target.value)
+            lhs = base.attr(state, target.range, target.name).as_value(state, target.range)
+            result = augmented_op(state, stmt.op, lhs, exprs.emit_expr(stmt.value), stmt.range)
             if not (isinstance(lhs.type, TensorType) and result is lhs):
-                base.set_attr(self, target.range, target.name, result)
+                base.set_attr(state, target.range, target.name, result)
         elif isinstance(target, t.Subscript):
-            self.emit_augmented_subscript(stmt)
+            exprs.subscripts.emit_augmented_subscript(stmt)
         else:
             raise NotSupportedError("unsupported target of an augmented assignment", target.range)
 
     # control flow
 
     def visit_If(self, stmt: t.If) -> None:
-        cond = self.emit_cond(stmt.cond)
+        cond = self.exprs.emit_cond(stmt.cond)
         self.emit_if_else(stmt.range, cond, stmt.body, stmt.orelse)
 
     def emit_if_else(
@@ -316,35 +237,39 @@ class FunctionEmitter(SignatureEmitter):
         true_stmts: list[t.Stmt],
         false_stmts: list[t.Stmt],
     ) -> None:
+        state = self.state
         g = self.graph
         if cond.static is not None:
             refs = cond.refinements.true if cond.static else cond.refinements.false
-            self.insert_refinements(loc, refs)
+            state.insert_refinements(loc, refs)
             self.emit_statements(true_stmts if cond.static else false_stmts)
             return
         assert cond.value is not None
-        n = self.insert(g.create(IF, [cond.value], 0), loc)
+        n = state.insert(g.create(IF, [cond.value], 0), loc)
         true_block, false_block = n.add_block(), n.add_block()
         save_true = self.emit_branch(true_block, true_stmts, cond.refinements.true)
         save_false = self.emit_branch(false_block, false_stmts, cond.refinements.false)
-        true_exits = true_block in self.exit_blocks
-        false_exits = false_block in self.exit_blocks
+        true_exits = true_block in state.exit_blocks
+        false_exits = false_block in state.exit_blocks
         if true_exits and false_exits:
-            self.exit_blocks.add(self.env.block)
+            state.exit_blocks.add(state.env.block)
         self.merge_branch_variables(loc, n, save_true, save_false, true_exits, false_exits)
         # a variable refined in the branch that does not exit leaves the if refined (it is
         # an output of the if); refined attributes are recorded again after the if
         if true_exits and not false_exits:
-            self.insert_refinements(loc, [r for r in cond.refinements.false if "." in r.name])
+            state.insert_refinements(loc, [r for r in cond.refinements.false if "." in r.name])
         elif false_exits and not true_exits:
-            self.insert_refinements(loc, [r for r in cond.refinements.true if "." in r.name])
+            state.insert_refinements(loc, [r for r in cond.refinements.true if "." in r.name])
 
-    def emit_branch(self, block: Block, stmts: list[t.Stmt], refinements: list[Any]) -> Frame:
-        self.env.push(block)
+    def emit_branch(
+        self, block: Block, stmts: list[t.Stmt], refinements: list[Refinement]
+    ) -> Frame:
+        env = self.state.env
+        env.push(block)
         with self.graph.inserting_before(block.return_node):
-            self.insert_refinements(None, refinements)
+            self.state.insert_refinements(None, refinements)
             self.emit_statements(stmts)
-        return self.env.pop()
+        return env.pop()
 
     def merge_branch_variables(
         self,
@@ -355,7 +280,7 @@ class FunctionEmitter(SignatureEmitter):
         true_exits: bool,
         false_exits: bool,
     ) -> None:
-        env = self.env
+        env = self.state.env
         mutated: list[str] = []
         for frame, other, other_exits, branch in (
             (save_true, save_false, false_exits, "false"),
@@ -414,72 +339,36 @@ class FunctionEmitter(SignatureEmitter):
             raise NotSupportedError(
                 "'else' clauses of loops are not supported", stmt.orelse[0].range
             )
-        self.emit_loop(stmt.range, None, None, stmt.cond, lambda: self.emit_statements(stmt.body))
+        self.exprs.loops.emit_loop(
+            stmt.range, None, None, stmt.cond, lambda: self.emit_statements(stmt.body)
+        )
 
     def visit_For(self, stmt: t.For) -> None:
         if stmt.orelse:
             raise NotSupportedError(
                 "'else' clauses of loops are not supported", stmt.orelse[0].range
             )
-        iterable = self.emit_sugared(stmt.iter)
-        iteration = iterable.iterate(self, stmt.iter.range)
+        iterable = self.exprs.emit_sugared(stmt.iter)
+        iteration = iterable.iterate(self.state, stmt.iter.range)
         if isinstance(iteration, StaticIteration):
             self.emit_unrolled(stmt, iteration)
             return
         assert isinstance(iteration, LoopIteration)
-        self.emit_loop(
+        self.exprs.loops.emit_loop(
             stmt.range, iteration, stmt.target, None, lambda: self.emit_statements(stmt.body)
         )
 
     def emit_unrolled(self, stmt: t.For, iteration: StaticIteration) -> None:
-        self.loop_kinds.append("unrolled")
+        state = self.state
+        state.loop_kinds.append("unrolled")
         try:
             for item in iteration.items:
-                self.assign(stmt.target, item, stmt.iter.range)
+                self.exprs.targets.assign(stmt.target, item, stmt.iter.range)
                 self.emit_statements(stmt.body)
-                if self.env.block in self.exit_blocks:
+                if state.env.block in state.exit_blocks:
                     break
         finally:
-            self.loop_kinds.pop()
-
-    def emit_loop(
-        self,
-        loc: SourceRange,
-        iteration: LoopIteration | None,
-        target: t.Expr | None,
-        cond: t.Expr | None,
-        emit_body: Any,
-    ) -> None:
-        g = self.graph
-        if iteration is not None:
-            max_trip = iteration.length(self, loc)
-        else:
-            max_trip = self.constant(INT64_MAX, loc)
-        n = self.insert(g.create(LOOP, [], 0), loc)
-        body = n.add_block()
-        cond_block = n.add_block()
-        self.env.push(cond_block)
-        if cond is not None:
-            with g.inserting_before(cond_block.return_node):
-                out = self.emit_cond_bool(cond)
-        else:
-            with g.inserting_before(n):
-                out = self.constant(True, loc)
-        cond_block.register_output(out)
-        self.env.pop()
-        n.add_input(max_trip)
-        trip = body.add_input(None, IntType.get())
-        self.env.push(body)
-        self.loop_kinds.append("loop")
-        try:
-            with g.inserting_before(body.return_node):
-                if iteration is not None and target is not None:
-                    item = iteration.item(self, loc, trip)
-                    self.assign(target, item, loc)
-                emit_body()
-        finally:
-            self.loop_kinds.pop()
-            self.env.pop()
+            state.loop_kinds.pop()
 
     def visit_Break(self, stmt: t.Break) -> None:
         self._loop_exit(stmt, BREAK_STMT, "break")
@@ -488,30 +377,32 @@ class FunctionEmitter(SignatureEmitter):
         self._loop_exit(stmt, CONTINUE_STMT, "continue")
 
     def _loop_exit(self, stmt: t.Stmt, kind: str, word: str) -> None:
-        if not self.loop_kinds:
+        state = self.state
+        if not state.loop_kinds:
             raise FrontendError(f"'{word}' outside a loop", stmt.range)
-        if self.loop_kinds[-1] == "unrolled":
+        if state.loop_kinds[-1] == "unrolled":
             raise NotSupportedError(
                 f"'{word}' is not supported in a loop over a tuple or module list, which is "
                 "unrolled at compile time",
                 stmt.range,
             )
-        self.insert(self.graph.create(kind, [], 0), stmt.range)
-        self.exit_blocks.add(self.env.block)
+        state.insert(self.graph.create(kind, [], 0), stmt.range)
+        state.exit_blocks.add(state.env.block)
 
     # exits
 
     def visit_Return(self, stmt: t.Return) -> None:
         if stmt.value is None:
-            value = self.constant(None, stmt.range)
+            value = self.state.constant(None, stmt.range)
         else:
-            value = self.emit_expr(stmt.value, self.declared_return)
+            value = self.exprs.emit_expr(stmt.value, self.declared_return)
         self.emit_return_value(value, stmt.value.range if stmt.value is not None else stmt.range)
 
     def emit_return_value(self, value: Value, loc: SourceRange) -> None:
+        state = self.state
         declared = self.declared_return
         if declared is not None:
-            value = self.convert_to_type(value, declared, loc)
+            value = convert_to_type(state, value, declared, loc)
             if not value.type.is_subtype_of(declared):
                 raise FrontendTypeError(
                     f"return value of type '{value.type.annotation_str()}' does not match the "
@@ -532,140 +423,111 @@ class FunctionEmitter(SignatureEmitter):
                     hint="annotate the function's return type (e.g. Optional[...] or Union[...])",
                 )
             self.merged_return = merged
-        self.insert(self.graph.create(RETURN_STMT, [value], 0), loc)
-        self.exit_blocks.add(self.env.block)
+        state.insert(self.graph.create(RETURN_STMT, [value], 0), loc)
+        state.exit_blocks.add(state.env.block)
 
     def visit_Raise(self, stmt: t.Raise) -> None:
+        state = self.state
         if stmt.exc is None:
             raise NotSupportedError("a bare 'raise' is not supported", stmt.range)
-        exc = self.emit_sugared(stmt.exc)
+        exc = self.exprs.emit_sugared(stmt.exc)
         if isinstance(exc, ExceptionClassValue):
-            exc = ExceptionValue(exc, self.constant("", stmt.exc.range))
+            exc = ExceptionValue(exc, state.constant("", stmt.exc.range))
         if not isinstance(exc, ExceptionValue):
             raise NotSupportedError(
                 f"can only raise exceptions (an exception class or instance), not {exc.describe()}",
                 stmt.exc.range,
             )
-        from .python_values import register_user_exception
-
         qualified = exc.cls.qualified_name
         register_user_exception(exc.cls.cls, qualified)
-        self.emit_raise(exc.message, self.constant(qualified, stmt.exc.range), stmt.range)
-
-    def emit_raise(self, message: Value, cls: Value, loc: SourceRange) -> None:
-        self.insert(self.graph.create(RAISE_EXCEPTION, [message, cls], 0), loc)
-        self.exit_blocks.add(self.env.block)
-
-    def emit_raise_message(self, message: str, cls: str | None, loc: SourceRange) -> None:
-        self.emit_raise(self.constant(message, loc), self.constant(cls, loc), loc)
+        emit_raise(state, exc.message, state.constant(qualified, stmt.exc.range), stmt.range)
+        state.exit_blocks.add(state.env.block)
 
     def visit_Assert(self, stmt: t.Assert) -> None:
-        cond = self.emit_cond(stmt.test)
+        state = self.state
+        cond = self.exprs.emit_cond(stmt.test)
         g = self.graph
         if cond.static is True:
             return
         if stmt.msg is None:
-            message: Value = self.constant("AssertionError: ", stmt.range)
+            message: Value = state.constant("AssertionError: ", stmt.range)
         elif isinstance(stmt.msg, t.Str):
-            message = self.constant(f"AssertionError: {stmt.msg.value}", stmt.msg.range)
+            message = state.constant(f"AssertionError: {stmt.msg.value}", stmt.msg.range)
         else:
-            text = self.emit_expr(stmt.msg)
-            if not text.type.is_subtype_of(self.str_type):
-                text = self.call_builtin("aten::str", [text], {}, stmt.msg.range)
-            prefix = self.constant("AssertionError: ", stmt.range)
-            message = self.call_builtin("aten::add", [prefix, text], {}, stmt.range)
-        none = self.constant(None, stmt.range)
+            text = self.exprs.emit_expr(stmt.msg)
+            if not text.type.is_subtype_of(StringType.get()):
+                text = state.call_builtin("aten::str", [text], {}, stmt.msg.range)
+            prefix = state.constant("AssertionError: ", stmt.range)
+            message = state.call_builtin("aten::add", [prefix, text], {}, stmt.range)
+        none = state.constant(None, stmt.range)
         if cond.static is False:
-            self.emit_raise(message, none, stmt.range)
+            emit_raise(state, message, none, stmt.range)
+            state.exit_blocks.add(state.env.block)
             return
         assert cond.value is not None
-        n = self.insert(g.create(IF, [cond.value], 0), stmt.range)
-        ok, fail = n.add_block(), n.add_block()
-        del ok
-        self.env.push(fail)
+        n = state.insert(g.create(IF, [cond.value], 0), stmt.range)
+        n.add_block()
+        fail = n.add_block()
+        state.env.push(fail)
         with g.inserting_before(fail.return_node):
-            self.insert(g.create(RAISE_EXCEPTION, [message, none], 0), stmt.range)
-        self.env.pop()
-        self.insert_refinements(stmt.range, cond.refinements.true)
+            state.insert(g.create(RAISE_EXCEPTION, [message, none], 0), stmt.range)
+        state.env.pop()
+        state.insert_refinements(stmt.range, cond.refinements.true)
 
     def visit_Delete(self, stmt: t.Delete) -> None:
+        env = self.state.env
         for target in stmt.targets:
             if isinstance(target, t.Subscript):
-                self.emit_delete_subscript(target)
+                self.exprs.subscripts.emit_delete_subscript(target)
             elif isinstance(target, t.Name):
-                if self.env.find_type_in_any_frame(target.id) is None:
+                if env.find_type_in_any_frame(target.id) is None:
                     raise FrontendError(
                         f"cannot delete undefined variable '{target.id}'", target.range
                     )
-                self.env.set_error(target.id, _deleted(target.id, target.range))
+                env.set_error(target.id, _deleted(target.id, target.range))
             else:
                 raise NotSupportedError("can only delete variables and subscripts", target.range)
 
     def visit_With(self, stmt: t.With) -> None:
+        state = self.state
         exits: list[tuple[str, Value, SourceRange]] = []
         g = self.graph
         for item in stmt.items:
-            ctx = self.emit_sugared(item.expr)
+            ctx = self.exprs.emit_sugared(item.expr)
             if isinstance(ctx, GradModeContext):
-                prev = self.call_builtin("aten::is_grad_enabled", [], {}, item.range)
-                self.call_builtin("aten::set_grad_enabled", [ctx.enabled], {}, item.range)
+                prev = state.call_builtin("aten::is_grad_enabled", [], {}, item.range)
+                state.call_builtin("aten::set_grad_enabled", [ctx.enabled], {}, item.range)
                 exits.append(("grad", prev, item.range))
                 if item.target is not None:
                     raise NotSupportedError(
                         "a grad mode context has no value to bind", item.target.range
                     )
                 continue
-            obj = ctx.as_value(self, item.range)
+            obj = ctx.as_value(state, item.range)
             if not isinstance(obj.type, ClassType):
                 raise NotSupportedError(
                     f"a 'with' statement needs an object with __enter__ and __exit__, not "
                     f"{ctx.describe()}",
                     item.expr.range,
                 )
-            from .module_value import concrete_of
-
-            concrete = concrete_of(self, obj.type, item.range)
-            modules = self.compiler_modules()
-            enter_fn = modules.method(concrete, "__enter__", item.range, self.name)
-            modules.method(concrete, "__exit__", item.range, self.name)
-            enter = self.insert(g.create(ENTER, [obj]), item.range)
+            compiler = state.compiler
+            enter_fn = compiler.method(obj.type, "__enter__", item.range, self.name)
+            compiler.method(obj.type, "__exit__", item.range, self.name)
+            enter = state.insert(g.create(ENTER, [obj]), item.range)
             enter.output().set_type(enter_fn.schema.returns[0].type)
             if item.target is not None:
-                self.assign(item.target, SimpleValue(enter.output()), item.range)
+                self.exprs.targets.assign(item.target, SimpleValue(enter.output()), item.range)
             exits.append(("object", obj, item.range))
         self.emit_statements(stmt.body)
-        if self.env.block in self.exit_blocks:
+        if state.env.block in state.exit_blocks:
             raise NotSupportedError(
                 "return, break or continue inside a 'with' block is not supported", stmt.range
             )
         for kind, value, loc in reversed(exits):
             if kind == "grad":
-                self.call_builtin("aten::set_grad_enabled", [value], {}, loc)
+                state.call_builtin("aten::set_grad_enabled", [value], {}, loc)
             else:
-                self.insert(g.create(EXIT, [value], 0), loc)
-
-    # refinements
-
-    # helpers for sugared values
-
-    def compiler_modules(self) -> Any:
-        return self.compiler.module_types()
-
-    def unannotated_hint(self, expr: t.Expr) -> str | None:
-        if isinstance(expr, t.Name) and expr.id in self.unannotated:
-            return (
-                f"'{expr.id}' has no type annotation, so it is a Tensor; annotate the "
-                f"parameter ({expr.id}: int, ...) if it is not one"
-            )
-        return None
-
-    def cond_as_value(self, cond: CondValue, loc: SourceRange) -> Value:
-        if cond.value is None:
-            return self.constant(bool(cond.static), loc)
-        return cond.value
-
-
-_FORGOTTEN: Any = object()
+                state.insert(g.create(EXIT, [value], 0), loc)
 
 
 def _type_mismatch(message: str, hint: str, if_range: SourceRange) -> Any:

@@ -18,6 +18,8 @@ from ts_runtime import Future
 from ts_runtime import fork as _fork
 from ts_runtime import wait as _wait
 
+from .tracing_state import current_tracing_state
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: `x: Final[int]` marks a module attribute as a constant.
@@ -33,8 +35,6 @@ def fork(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future:
 
     While tracing, the call runs at once (so its operators are recorded in order).
     """
-    from .tracer import current_tracing_state
-
     if current_tracing_state() is not None:
         future = Future()
         future.set_result(fn(*args, **kwargs))
@@ -59,8 +59,6 @@ def is_scripting() -> bool:
 
 def is_tracing() -> bool:
     """True while a function is being traced."""
-    from .tracer import current_tracing_state
-
     return current_tracing_state() is not None
 
 

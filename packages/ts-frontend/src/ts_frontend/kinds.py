@@ -15,6 +15,7 @@ COMPREHENSION_SCOPE = prim.ComprehensionScope
 CONSTANT = prim.Constant
 CONTINUE_STMT = prim.ContinueStmt
 DICT_CONSTRUCT = prim.DictConstruct
+DTYPE = prim.dtype
 ENTER = prim.Enter
 EXIT = prim.Exit
 FORK = prim.fork

@@ -17,7 +17,7 @@ from __future__ import annotations
 import inspect
 import typing
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import ts_runtime
 from ts_ir import (
@@ -30,6 +30,7 @@ from ts_ir import (
     IntType,
     ListType,
     NoneType,
+    Source,
     SourceRange,
     StringType,
     TensorType,
@@ -38,15 +39,31 @@ from ts_ir import (
     cyclic_gc_paused,
     unify_type_list,
 )
+from ts_schema import Argument, FunctionSchema
 
 from . import jit_api
+from . import tree as t
 from .ast_builder import def_of_function
+from .context import Compiler
 from .errors import FrontendError, NotSupportedError
-from .resolver import FunctionResolver
-from .type_annotations import type_from_python
+from .functions import PythonFunction, ScriptFunction
+from .ir_emitter import FunctionEmitter
+from .module_value import ModuleValue
+from .parser import parse_def
+from .python_signature import python_defaults, schema_of_python_function
+from .resolver import FunctionResolver, NamespaceResolver
+from .sugared_value import SugaredValue
+from .type_annotations import TypeReader, type_from_python
 
-if TYPE_CHECKING:
-    from .script import ScriptCompiler
+
+class Driver(Compiler, Protocol):
+    """The compiler that owns the module types (`script.ScriptCompiler`)."""
+
+    unit: ts_runtime.CompilationUnit
+    optimize: bool
+
+    def module_types(self) -> ModuleTypes: ...
+
 
 _INTERNAL_ATTRIBUTES = frozenset(
     {
@@ -162,9 +179,6 @@ def _class_annotations(cls: type) -> dict[str, Any]:
 
 def _init_annotations(cls: type) -> dict[str, Type]:
     """`self.x: T = ...` annotations in `__init__` methods (read from their source)."""
-    from . import tree as t
-    from .type_annotations import TypeReader
-
     out: dict[str, Type] = {}
     for klass in reversed(cls.__mro__):
         init = vars(klass).get("__init__")
@@ -202,7 +216,7 @@ def _init_annotations(cls: type) -> dict[str, Type]:
 class ModuleTypes:
     """The module types a compiler has made, and their methods."""
 
-    def __init__(self, compiler: ScriptCompiler) -> None:
+    def __init__(self, compiler: Driver) -> None:
         self.compiler = compiler
         self.by_key: dict[tuple, ConcreteModuleType] = {}
         self.concrete_by_name: dict[str, ConcreteModuleType] = {}
@@ -315,6 +329,27 @@ class ModuleTypes:
         self.concrete_by_name[qualified] = c
         return c
 
+    # -- objects in compiled code
+
+    def concrete_of(self, typ: Any, loc: SourceRange | None) -> ConcreteModuleType:
+        concrete = (
+            self.concrete_by_name.get(typ.qualified_name) if isinstance(typ, ClassType) else None
+        )
+        if concrete is None:
+            raise NotSupportedError(
+                f"no compiled class '{typ.annotation_str()}' is known here", loc
+            )
+        return concrete
+
+    def object_value(self, value: Any, loc: SourceRange) -> SugaredValue:
+        """The sugared value of a module object (a value of a module ClassType)."""
+        return ModuleValue(value, self.concrete_of(value.type, loc))
+
+    def method_of_type(
+        self, class_type: Any, name: str, loc: SourceRange | None, caller: str
+    ) -> Any:
+        return self.method(self.concrete_of(class_type, loc), name, loc, caller)
+
     # -- methods
 
     def method(
@@ -340,17 +375,15 @@ class ModuleTypes:
             raise NotSupportedError(
                 f"recursive calls are not supported: method '{name}' calls itself", call_site
             )
-        from .ir_emitter import FunctionEmitter
-        from .module_value import ModuleValue
-        from .script import ScriptFunction
-
         c.compiling.add(name)
         try:
             builtin = _builtin_method(c.py_class, name)
+            defaults = None
             if builtin is not None:
                 definition, resolver = builtin
             else:
                 definition, resolver = def_of_function(py), FunctionResolver(py)
+                defaults = python_defaults(py)
             emitter = FunctionEmitter(
                 self.compiler,
                 resolver,
@@ -358,6 +391,7 @@ class ModuleTypes:
                 name=name,
                 self_type=c.class_type,
                 self_value_factory=lambda v: ModuleValue(v, c),
+                defaults=defaults,
             )
             graph, schema = emitter.emit()
         except FrontendError as exc:
@@ -379,11 +413,6 @@ class ModuleTypes:
     def _python_method(
         self, c: ConcreteModuleType, name: str, py: Any, loc: SourceRange | None
     ) -> Any:
-        from ts_schema import Argument, FunctionSchema
-
-        from .python_signature import schema_of_python_function
-        from .script import PythonFunction
-
         schema = schema_of_python_function(py, name, loc)
         args = list(schema.arguments)
         args[0] = Argument(args[0].name, c.class_type)
@@ -433,11 +462,6 @@ def _builtin_method(cls: type, name: str) -> tuple[Any, Any] | None:
         and issubclass(cls, ts_runtime.nn.Sequential)
         and (cls.forward is ts_runtime.nn.Sequential.forward)
     ):
-        from ts_ir import Source
-
-        from .parser import parse_def
-        from .resolver import NamespaceResolver
-
         return parse_def(Source(_SEQUENTIAL_FORWARD, "<nn.Sequential>")), NamespaceResolver()
     return None
 
@@ -468,7 +492,7 @@ def create_script_module(module: Any, c: ConcreteModuleType) -> ts_runtime.Scrip
     return sm
 
 
-def script_module(module: Any, compiler: ScriptCompiler) -> ts_runtime.ScriptModule:
+def script_module(module: Any, compiler: Driver) -> ts_runtime.ScriptModule:
     """Compile an `nn.Module` instance (see the module docstring)."""
     with cyclic_gc_paused():  # a compile makes only long-lived objects (ts_ir.memory)
         types = compiler.module_types()

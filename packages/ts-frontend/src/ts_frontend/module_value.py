@@ -1,9 +1,9 @@
 """Modules inside compiled code: `self`, submodules, their attributes and methods.
 
 A `ModuleValue` is a first-class value of a module ClassType together with
-its `ConcreteModuleType` (what the compiler learned from the Python module:
-which attributes are parameters, buffers, submodules or constants, which
-methods exist). `self.fc1` is a `prim::GetAttr`; `self.fc1(x)` a
+what the compiler learned from the Python module (its `ModuleInfo`: which
+attributes are parameters, buffers, submodules or constants, which methods
+exist). `self.fc1` is a `prim::GetAttr`; `self.fc1(x)` a
 `prim::CallMethod[name="forward"]`; `self.scale` of a constant is the
 constant itself; iterating a `ModuleList` or `Sequential` unrolls over its
 children.
@@ -11,26 +11,55 @@ children.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from ts_ir import ClassType, SourceRange, Value
 from ts_schema import NoMatchingSchemaError, match_schema
 
-from . import tree as t
+from .context import EmitContext
+from .conversions import convert_to_type
 from .errors import CallError, FrontendTypeError, NotSupportedError
 from .kinds import CALL_METHOD
 from .sugared_value import (
     ConstantValue,
     Iteration,
+    NamedValue,
     SimpleValue,
     StaticIteration,
     StaticListValue,
     SugaredValue,
+    TupleOfSugared,
+    constant_int,
+    constant_str,
+    kwarg_values,
+    values_of,
 )
 
-if TYPE_CHECKING:
-    from .calls import CallEmitter as FunctionEmitter
-    from .module_compiler import ConcreteModuleType
+
+class ModuleInfo(Protocol):
+    """What scripting learned about a module's class (`module_compiler.ConcreteModuleType`)."""
+
+    @property
+    def py_class(self) -> type: ...
+
+    @property
+    def class_type(self) -> ClassType: ...
+
+    @property
+    def constants(self) -> Mapping[str, Any]: ...
+
+    @property
+    def submodules(self) -> Mapping[str, ModuleInfo | None]: ...
+
+    @property
+    def unusable(self) -> Mapping[str, str]: ...
+
+    @property
+    def methods(self) -> set[str]: ...
+
+    @property
+    def container(self) -> str | None: ...
 
 
 def _value_name(attr: str) -> str:
@@ -42,38 +71,41 @@ class ModuleValue(SugaredValue):
 
     kind = "module"
 
-    def __init__(self, value: Value, concrete: ConcreteModuleType) -> None:
+    def __init__(self, value: Value, concrete: ModuleInfo) -> None:
         self.value = value
         self.concrete = concrete
 
     def describe(self) -> str:
         return f"module '{self.concrete.py_class.__name__}'"
 
-    def as_value(self, em: FunctionEmitter, loc: SourceRange) -> Value:
+    def as_value(self, ctx: EmitContext, loc: SourceRange) -> Value:
         return self.value
 
-    def get_attr(self, em: FunctionEmitter, loc: SourceRange, name: str) -> Value:
+    def get_attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> Value:
         typ = self.concrete.class_type.attributes[name]
-        node = em.insert(em.graph.create_get_attr(self.value, name, typ), loc)
+        node = ctx.insert(ctx.graph.create_get_attr(self.value, name, typ), loc)
         node.output().set_debug_name(_value_name(name))
         return node.output()
 
-    def attr(self, em: FunctionEmitter, loc: SourceRange, name: str) -> SugaredValue:
+    def _child(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
+        sub = self.concrete.submodules[name]
+        v = self.get_attr(ctx, loc, name)
+        return ModuleValue(v, sub) if sub is not None else SimpleValue(v)
+
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         c = self.concrete
         if name in c.constants:
             return ConstantValue(c.constants[name])
         if name in c.submodules:
-            sub = c.submodules[name]
-            v = self.get_attr(em, loc, name)
-            return ModuleValue(v, sub) if sub is not None else SimpleValue(v)
+            return self._child(ctx, loc, name)
         if name in c.class_type.attributes:
-            return SimpleValue(self.get_attr(em, loc, name))
+            return SimpleValue(self.get_attr(ctx, loc, name))
         if name == "_modules" and c.submodules:
             return ModuleChildren(self)
         if c.container == "dict" and name in ("items", "keys", "values"):
             return _ChildrenMethod(self, name)
         if name in c.methods:
-            return MethodValue(self.value, c, name)
+            return MethodValue(self.value, name)
         if name in c.unusable:
             raise NotSupportedError(
                 f"attribute '{name}' of {self.describe()} cannot be used in compiled code: "
@@ -84,20 +116,27 @@ class ModuleValue(SugaredValue):
             )
         raise NotSupportedError(f"{self.describe()} has no attribute '{name}'", loc)
 
-    def set_attr(self, em: FunctionEmitter, loc: SourceRange, name: str, value: Value) -> None:
-        set_class_attribute(em, loc, self.value, name, value, self.concrete)
+    def set_attr(self, ctx: EmitContext, loc: SourceRange, name: str, value: Value) -> None:
+        c = self.concrete
+        if name in c.constants:
+            raise NotSupportedError(f"cannot assign to the constant '{name}'", loc)
+        if name in c.submodules:
+            raise NotSupportedError(f"cannot assign to the submodule '{name}'", loc)
+        set_object_attribute(ctx, loc, self.value, name, value)
 
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        return call_module_method(em, call, self.value, "forward", self.concrete)
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        return call_method(ctx, loc, self.value, "forward", args, kwargs)
 
-    def children(self, em: FunctionEmitter, loc: SourceRange) -> list[SugaredValue]:
-        out: list[SugaredValue] = []
-        for name, sub in self.concrete.submodules.items():
-            v = self.get_attr(em, loc, name)
-            out.append(ModuleValue(v, sub) if sub is not None else SimpleValue(v))
-        return out
+    def children(self, ctx: EmitContext, loc: SourceRange) -> list[SugaredValue]:
+        return [self._child(ctx, loc, name) for name in self.concrete.submodules]
 
-    def iterate(self, em: FunctionEmitter, loc: SourceRange) -> Iteration:
+    def iterate(self, ctx: EmitContext, loc: SourceRange) -> Iteration:
         c = self.concrete
         if c.container == "dict":
             return StaticIteration([ConstantValue(k) for k in c.submodules])
@@ -107,29 +146,29 @@ class ModuleValue(SugaredValue):
                 "ModuleDict are)",
                 loc,
             )
-        return StaticIteration(self.children(em, loc))
+        return StaticIteration(self.children(ctx, loc))
 
     def static_items(self) -> list[SugaredValue] | None:
         if self.concrete.container is None:
             return None
         return [ConstantValue(k) for k in self.concrete.submodules]
 
-    def getitem(self, em: FunctionEmitter, loc: SourceRange, index: t.Expr) -> SugaredValue:
+    def getitem(self, ctx: EmitContext, loc: SourceRange, index: NamedValue) -> SugaredValue:
         c = self.concrete
         names = list(c.submodules)
         if c.container == "dict":
-            key = em.constant_str(index, "a ModuleDict key")
+            key = constant_str(index, "a ModuleDict key")
             if key not in c.submodules:
-                raise NotSupportedError(f"the ModuleDict has no key '{key}'", index.range)
-            return self.attr(em, loc, key)
+                raise NotSupportedError(f"the ModuleDict has no key '{key}'", index.loc)
+            return self.attr(ctx, loc, key)
         if c.container is None:
             raise NotSupportedError(f"{self.describe()} cannot be indexed", loc)
-        i = em.constant_int(index, "an index into a module list")
+        i = constant_int(index, "an index into a module list")
         if not -len(names) <= i < len(names):
             raise NotSupportedError(
-                f"index {i} is out of range for a module list of {len(names)} modules", index.range
+                f"index {i} is out of range for a module list of {len(names)} modules", index.loc
             )
-        return self.attr(em, loc, names[i])
+        return self.attr(ctx, loc, names[i])
 
 
 class ModuleChildren(SugaredValue):
@@ -140,12 +179,12 @@ class ModuleChildren(SugaredValue):
     def __init__(self, module: ModuleValue) -> None:
         self.module = module
 
-    def attr(self, em: FunctionEmitter, loc: SourceRange, name: str) -> SugaredValue:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         if name not in ("values", "items", "keys"):
             raise NotSupportedError(f"_modules.{name} is not supported in compiled code", loc)
         return _ChildrenMethod(self.module, name)
 
-    def iterate(self, em: FunctionEmitter, loc: SourceRange) -> Iteration:
+    def iterate(self, ctx: EmitContext, loc: SourceRange) -> Iteration:
         return StaticIteration([ConstantValue(k) for k in self.module.concrete.submodules])
 
 
@@ -156,13 +195,17 @@ class _ChildrenMethod(SugaredValue):
         self.module = module
         self.which = which
 
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        from .sugared_value import TupleOfSugared
-
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
         names = list(self.module.concrete.submodules)
         if self.which == "keys":
             return StaticListValue([ConstantValue(k) for k in names], "module names")
-        children = self.module.children(em, call.range)
+        children = self.module.children(ctx, loc)
         if self.which == "values":
             return StaticListValue(children)
         return StaticListValue(
@@ -171,76 +214,56 @@ class _ChildrenMethod(SugaredValue):
 
 
 class MethodValue(SugaredValue):
-    """A method of a module: `self.helper(x)` is `prim::CallMethod[name="helper"]`."""
+    """A method of an object: `self.helper(x)` is `prim::CallMethod[name="helper"]`."""
 
     kind = "method"
 
-    def __init__(self, self_value: Value, concrete: ConcreteModuleType, name: str) -> None:
+    def __init__(self, self_value: Value, name: str) -> None:
         self.self_value = self_value
-        self.concrete = concrete
         self.name = name
 
     def describe(self) -> str:
         return f"method '{self.name}'"
 
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        return call_module_method(em, call, self.self_value, self.name, self.concrete)
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        return call_method(ctx, loc, self.self_value, self.name, args, kwargs)
 
 
-def concrete_of(em: FunctionEmitter, typ: ClassType, loc: SourceRange) -> ConcreteModuleType:
-    concrete = em.compiler_modules().concrete_by_name.get(typ.qualified_name)
-    if concrete is None:
-        raise NotSupportedError(f"no compiled class '{typ.qualified_name}' is known here", loc)
-    return concrete
-
-
-def class_attribute(em: FunctionEmitter, loc: SourceRange, v: Value, name: str) -> SugaredValue:
-    typ = v.type
-    assert isinstance(typ, ClassType)
-    return ModuleValue(v, concrete_of(em, typ, loc)).attr(em, loc, name)
-
-
-def call_module_method(
-    em: FunctionEmitter,
-    call: t.Call,
+def call_method(
+    ctx: EmitContext,
+    loc: SourceRange,
     self_value: Value,
     name: str,
-    concrete: ConcreteModuleType | None = None,
+    args: list[NamedValue],
+    kwargs: dict[str, NamedValue],
 ) -> SugaredValue:
-    typ = self_value.type
-    assert isinstance(typ, ClassType)
-    if concrete is None:
-        concrete = concrete_of(em, typ, call.range)
-    method = em.compiler_modules().method(concrete, name, call.range, em.name)
-    args, kwargs = em.emit_call_args(call)
+    """`prim::CallMethod[name=...]` of a compiled class's method, compiled on first use."""
+    method = ctx.compiler.method(self_value.type, name, loc, ctx.function_name)
+    values = [self_value, *values_of(ctx, args)]
     try:
         matched = match_schema(
-            method.schema, em.graph, [self_value, *args], kwargs, source_range=call.range
+            method.schema, ctx.graph, values, kwarg_values(ctx, kwargs), source_range=loc
         )
     except NoMatchingSchemaError as exc:
-        raise CallError(exc.message, call.range) from None
-    node = em.graph.create(CALL_METHOD, matched.inputs)
+        raise CallError(exc.message, loc) from None
+    node = ctx.graph.create(CALL_METHOD, matched.inputs)
     node.s_("name", name)
     node.output().set_type(matched.return_types[0])
-    return SimpleValue(em.insert(node, call.range).output())
+    return SimpleValue(ctx.insert(node, loc).output())
 
 
-def set_class_attribute(
-    em: FunctionEmitter,
-    loc: SourceRange,
-    obj: Value,
-    name: str,
-    value: Value,
-    concrete: ConcreteModuleType | None = None,
+def set_object_attribute(
+    ctx: EmitContext, loc: SourceRange, obj: Value, name: str, value: Value
 ) -> None:
+    """`obj.name = value` for an attribute of a compiled class (`prim::SetAttr`)."""
     typ = obj.type
     assert isinstance(typ, ClassType)
-    if concrete is None:
-        concrete = concrete_of(em, typ, loc)
-    if name in concrete.constants:
-        raise NotSupportedError(f"cannot assign to the constant '{name}'", loc)
-    if name in concrete.submodules:
-        raise NotSupportedError(f"cannot assign to the submodule '{name}'", loc)
     if name not in typ.attributes:
         raise NotSupportedError(
             f"cannot assign to '{name}': {typ.name} has no such attribute (attributes must be "
@@ -248,11 +271,11 @@ def set_class_attribute(
             loc,
         )
     expected = typ.attributes[name]
-    value = em.convert_to_type(value, expected, loc)
+    value = convert_to_type(ctx, value, expected, loc)
     if not value.type.is_subtype_of(expected):
         raise FrontendTypeError(
             f"attribute '{name}' has type '{expected.annotation_str()}' but is being assigned a "
             f"value of type '{value.type.annotation_str()}'",
             loc,
         )
-    em.insert(em.graph.create_set_attr(obj, name, value), loc)
+    ctx.insert(ctx.graph.create_set_attr(obj, name, value), loc)

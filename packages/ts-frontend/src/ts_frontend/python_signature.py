@@ -54,3 +54,12 @@ def schema_of_python_function(
     else:
         ret_type = _type(ret, f"the return of '{fn.__name__}'", loc, fn)
     return FunctionSchema(name, "", arguments, [Argument("", ret_type)])
+
+
+def python_defaults(fn: Callable[..., Any]) -> dict[str, Any]:
+    """The default values Python computed for `fn`'s parameters, by name."""
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: p.default for p in parameters if p.default is not inspect.Parameter.empty}

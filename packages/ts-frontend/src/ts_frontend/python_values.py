@@ -13,41 +13,56 @@ from __future__ import annotations
 
 import inspect
 import math
+import sys
+import sysconfig
 import types
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ts_ir import (
-    Device,
-    FloatType,
-    Graph,
-    SourceRange,
-    StringType,
-    TorchScriptError,
-    Value,
-)
+import ts_runtime
+from ts_ir import Device, FloatType, SourceRange, TorchScriptError, Value
+from ts_runtime.ops_namespace import OperatorNamespace, Operators
 from ts_schema import registry
 
 from . import jit_api
-from . import tree as t
 from .builtins import builtin_for_object
-from .errors import CallError, FrontendTypeError, NotSupportedError
-from .kinds import CALL_FUNCTION, CONSTANT, IF
-from .sugared_value import BuiltinFunction, ConstantValue, SimpleValue, SugaredValue
-
-if TYPE_CHECKING:
-    from .calls import CallEmitter as FunctionEmitter
+from .context import EmitContext
+from .dtype_names import DTYPE_CODES
+from .errors import CallError, NotSupportedError
+from .function_values import (
+    ExceptionClassValue,
+    FunctionalFunction,
+    FunctionValue,
+    IgnoredFunctionValue,
+    UnusedFunctionValue,
+    is_operator_function,
+)
+from .sugared_value import (
+    NOT_CONSTANT,
+    BuiltinFunction,
+    ConstantValue,
+    NamedValue,
+    SimpleValue,
+    SpecialFormValue,
+    SugaredValue,
+    kwarg_values,
+    values_of,
+)
 
 _MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "tau": math.tau}
+_TORCH_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
 _TORCH_MODULES = frozenset({"tsjit", "ts_runtime", "torch"})
 _JIT_MODULES = frozenset({"tsjit.jit", "torch.jit", "ts_frontend", "ts_frontend.jit_api"})
 _FUNCTIONAL_MODULES = frozenset(
     {"tsjit.nn.functional", "ts_runtime.nn.functional", "torch.nn.functional"}
 )
 _SCALAR_TYPES = (bool, int, float, str, complex)
+_MISSING: Any = object()
 
 
 def to_sugared(obj: Any, loc: SourceRange | None = None, name: str = "") -> SugaredValue:
     """What a Python object means in compiled code."""
+    if isinstance(obj, SugaredValue):
+        return obj  # a name the driver defines itself (a compilation unit's function)
     if obj is None:
         return ConstantValue(None)
     if isinstance(obj, _SCALAR_TYPES) or isinstance(obj, Device):
@@ -62,17 +77,16 @@ def to_sugared(obj: Any, loc: SourceRange | None = None, name: str = "") -> Suga
     jit = _JIT_FUNCTIONS.get(id(obj))
     if jit is not None and jit[0] is obj:
         return jit[1]()
+    alias = _torch_alias(obj)
+    if alias is not None:
+        return alias
     if isinstance(obj, type):
         if issubclass(obj, BaseException):
             return ExceptionClassValue(obj)
         if obj.__name__ == "Tensor":
             return TensorClassValue()
         raise NotSupportedError(f"class '{obj.__qualname__}' cannot be used in compiled code", loc)
-    from ts_runtime.ops_namespace import OperatorNamespace, Operators
-
-    from .script import ScriptFunction
-
-    if isinstance(obj, ScriptFunction):
+    if isinstance(obj, ts_runtime.Function):
         return FunctionValue(obj)
     if isinstance(obj, (Operators, OperatorNamespace)):
         return OperatorsValue(obj)
@@ -80,7 +94,7 @@ def to_sugared(obj: Any, loc: SourceRange | None = None, name: str = "") -> Suga
     if isinstance(qualified, str) and registry.has(qualified):
         # an operator function of the runtime (`ts_runtime.tanh`, `ops.my_ns.scale`)
         return BuiltinFunction(qualified, name=obj.__name__)
-    if _is_operator_function(obj):
+    if is_operator_function(obj):
         return BuiltinFunction(f"aten::{obj.__name__}", name=obj.__name__)
     if inspect.isfunction(obj) or inspect.ismethod(obj):
         if jit_api.is_unused(obj):
@@ -103,6 +117,46 @@ def to_sugared(obj: Any, loc: SourceRange | None = None, name: str = "") -> Suga
     )
 
 
+def _torch_alias(obj: Any) -> SugaredValue | None:
+    """What `obj` means when it is a callable of the torch namespace or of `nn.functional`
+    under another name (`conv2d = F.conv2d`, `tensor = torch.tensor`): the callable itself."""
+    name = getattr(obj, "__name__", None)
+    if not isinstance(name, str) or not callable(obj):
+        return None
+    torch_module = sys.modules.get("ts_runtime")
+    if torch_module is not None and torch_module.__dict__.get(name) is obj:
+        special = _TORCH_SPECIAL.get(name)
+        if special is not None:
+            return special()
+        if registry.has(f"aten::{name}"):
+            return BuiltinFunction(f"aten::{name}", name=f"torch.{name}")
+    functional = sys.modules.get("ts_runtime.nn.functional")
+    if functional is not None and functional.__dict__.get(name) is obj:
+        if inspect.isfunction(obj) and registry.has(f"aten::{name}"):
+            return FunctionalFunction(obj, f"aten::{name}")
+    return None
+
+
+def python_constant(obj: Any) -> Any:
+    """A Python value as a constant of compiled code (a parameter's default), or
+    `NOT_CONSTANT`: numbers, strings, None, devices, dtypes (ints), and tuples and lists
+    of them."""
+    if obj is None or isinstance(obj, Device):
+        return obj
+    if isinstance(obj, bool):
+        return bool(obj)
+    if isinstance(obj, int):
+        return int(obj)  # a dtype is an int subclass
+    if isinstance(obj, (float, str, complex)):
+        return type(obj)(obj) if type(obj) in _SCALAR_TYPES else obj
+    if isinstance(obj, (tuple, list)):
+        items = [python_constant(x) for x in obj]
+        if any(x is NOT_CONSTANT for x in items):
+            return NOT_CONSTANT
+        return tuple(items) if isinstance(obj, tuple) else items
+    return NOT_CONSTANT
+
+
 def _plain(x: Any) -> Any:
     if isinstance(x, bool):
         return bool(x)
@@ -121,20 +175,12 @@ def _is_constant(x: Any) -> bool:
     return x is None or isinstance(x, _SCALAR_TYPES) or isinstance(x, Device)
 
 
-def _is_operator_function(obj: Any) -> bool:
-    """An eager wrapper of a registry operator (`ts_runtime.tanh`)."""
-    module = getattr(obj, "__module__", "") or ""
-    return (
-        callable(obj)
-        and module.startswith("ts_runtime.ops")
-        and registry.has(f"aten::{getattr(obj, '__name__', '')}")
-    )
-
-
 def module_value(module: types.ModuleType) -> SugaredValue:
     name = module.__name__
     if name == "math":
         return MathModule()
+    if name == "warnings":
+        return WarningsModule()
     if name in _TORCH_MODULES:
         return TorchNamespace(module)
     if name in _JIT_MODULES:
@@ -142,9 +188,6 @@ def module_value(module: types.ModuleType) -> SugaredValue:
     if name in _FUNCTIONAL_MODULES:
         return FunctionalNamespace(module)
     return PythonModuleValue(module)
-
-
-_MISSING = object()
 
 
 class PythonModuleValue(SugaredValue):
@@ -158,7 +201,7 @@ class PythonModuleValue(SugaredValue):
     def describe(self) -> str:
         return f"module '{self.module.__name__}'"
 
-    def attr(self, em: FunctionEmitter, loc: SourceRange, name: str) -> SugaredValue:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         obj = getattr(self.module, name, _MISSING)
         if obj is _MISSING:
             raise NotSupportedError(
@@ -177,9 +220,6 @@ class PythonModuleValue(SugaredValue):
 
 def _is_library(module: types.ModuleType) -> bool:
     """A module of the standard library or of an installed third-party package."""
-    import sys
-    import sysconfig
-
     name = module.__name__.partition(".")[0]
     if name in sys.stdlib_module_names:
         return True
@@ -193,13 +233,50 @@ class MathModule(SugaredValue):
 
     kind = "module 'math'"
 
-    def attr(self, em: FunctionEmitter, loc: SourceRange, name: str) -> SugaredValue:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         if name in _MATH_CONSTANTS:
             return ConstantValue(_MATH_CONSTANTS[name], FloatType.get())
         symbol = f"aten::{name}"
         if registry.has(symbol):
             return BuiltinFunction(symbol, name=f"math.{name}")
         raise NotSupportedError(f"math.{name} is not supported in compiled code", loc)
+
+
+class WarningsModule(SugaredValue):
+    """`warnings`: `warnings.warn(message)` is `aten::warn(message, stacklevel)`."""
+
+    kind = "module 'warnings'"
+
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
+        if name == "warn":
+            return WarnValue()
+        raise NotSupportedError(f"warnings.{name} is not supported in compiled code", loc)
+
+
+class WarnValue(SugaredValue):
+    """`warnings.warn(message, category=None, stacklevel=1)`; the category is not kept."""
+
+    kind = "function 'warnings.warn'"
+
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        named = dict(zip(("message", "category", "stacklevel"), args, strict=False))
+        for key, arg in kwargs.items():
+            if key not in ("message", "category", "stacklevel") or key in named:
+                raise CallError(f"warnings.warn() got an unexpected argument '{key}'", arg.loc)
+            named[key] = arg
+        if "message" not in named or len(args) > 3:
+            raise CallError("warnings.warn() expects a message", loc)
+        message = named["message"].value(ctx)
+        stacklevel = named["stacklevel"].value(ctx) if "stacklevel" in named else None
+        values = [message] if stacklevel is None else [message, stacklevel]
+        ctx.call_builtin("aten::warn", values, {}, loc)
+        return ConstantValue(None)
 
 
 class TorchNamespace(SugaredValue):
@@ -213,15 +290,18 @@ class TorchNamespace(SugaredValue):
     def describe(self) -> str:
         return f"module '{self.module.__name__}'"
 
-    def attr(self, em: FunctionEmitter, loc: SourceRange, name: str) -> SugaredValue:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         if name == "jit":
             return JitNamespace(None)
         special = _TORCH_SPECIAL.get(name)
         if special is not None:
             return special()
+        code = DTYPE_CODES.get(name)
+        if code is not None:
+            return ConstantValue(code)  # a dtype is an int in compiled code
+        if name in _TORCH_CONSTANTS:
+            return ConstantValue(_TORCH_CONSTANTS[name], FloatType.get())
         obj = self.module.__dict__.get(name, _MISSING)
-        if obj is not _MISSING and isinstance(obj, int) and type(obj).__name__ == "dtype":
-            return ConstantValue(int(obj))
         if obj is not _MISSING and isinstance(obj, types.ModuleType):
             return module_value(obj)
         symbol = f"aten::{name}"
@@ -250,7 +330,7 @@ class OperatorsValue(SugaredValue):
     def describe(self) -> str:
         return repr(self.obj)
 
-    def attr(self, emitter: Any, loc: SourceRange, name: str) -> SugaredValue:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         try:
             return to_sugared(getattr(self.obj, name), loc, name)
         except TorchScriptError as exc:
@@ -265,10 +345,10 @@ class FunctionalNamespace(SugaredValue):
     def __init__(self, module: types.ModuleType) -> None:
         self.module = module
 
-    def attr(self, em: FunctionEmitter, loc: SourceRange, name: str) -> SugaredValue:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         obj = getattr(self.module, name, _MISSING)
         symbol = f"aten::{name}"
-        if inspect.isfunction(obj) and not _is_operator_function(obj):
+        if inspect.isfunction(obj) and not is_operator_function(obj):
             if registry.has(symbol):
                 return FunctionalFunction(obj, symbol)
             return to_sugared(obj, loc, name)
@@ -279,72 +359,6 @@ class FunctionalNamespace(SugaredValue):
         return to_sugared(obj, loc, name)
 
 
-class FunctionalFunction(SugaredValue):
-    """A Python function of `nn.functional` that has an operator of the same name.
-
-    Its body is compiled as TorchScript compiles `torch.nn.functional`; when the
-    body is not compilable, the call goes to the operator itself.
-    """
-
-    kind = "function"
-
-    def __init__(self, fn: Any, symbol: str) -> None:
-        self.fn = fn
-        self.symbol = symbol
-
-    def describe(self) -> str:
-        return f"function '{self.fn.__name__}'"
-
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        callee = em.compiler.try_compile(self.fn)
-        if callee is None:
-            return BuiltinFunction(self.symbol, name=self.fn.__name__).call(em, call)
-        args, kwargs = em.emit_call_args(call)
-        return SimpleValue(em.emit_function_call(callee, args, kwargs, call.range))
-
-
-class DispatchCallValue(SugaredValue):
-    """Eager dispatch (`call("aten::relu", x)`) in compiled code: a call of that operator."""
-
-    kind = "eager dispatch"
-
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        if not call.args:
-            raise CallError("call() needs the name of an operator", call.range)
-        name = call.args[0]
-        rest = t.Call(call.range, call.func, call.args[1:], call.keywords)
-        if isinstance(name, t.Str):
-            args, kwargs = em.emit_call_args(rest)
-            return SimpleValue(em.call_builtin(name.value, args, kwargs, call.range, call=call))
-        if (
-            isinstance(name, t.IfExp)
-            and isinstance(name.body, t.Str)
-            and isinstance(name.orelse, t.Str)
-        ):
-            cond = em.emit_cond(name.cond)
-            args, kwargs = em.emit_call_args(rest)
-            if cond.static is not None:
-                chosen = name.body if cond.static else name.orelse
-                return SimpleValue(em.call_builtin(chosen.value, args, kwargs, call.range))
-            g = em.graph
-            n = em.insert(g.create(IF, [cond.value], 0), call.range)  # type: ignore[list-item]
-            outs = []
-            for branch in (name.body, name.orelse):
-                block = n.add_block()
-                with g.inserting_before(block.return_node):
-                    v = em.call_builtin(branch.value, args, kwargs, call.range)
-                block.register_output(v)
-                outs.append(v)
-            from ts_ir import unify_types
-
-            return SimpleValue(
-                n.add_output(unify_types(outs[0].type, outs[1].type) or outs[0].type)
-            )
-        raise NotSupportedError(
-            "call() in compiled code needs an operator name that is a string literal", name.range
-        )
-
-
 class JitNamespace(SugaredValue):
     """`torch.jit`: fork, wait, annotate, is_scripting, ..."""
 
@@ -353,7 +367,7 @@ class JitNamespace(SugaredValue):
     def __init__(self, module: types.ModuleType | None) -> None:
         self.module = module
 
-    def attr(self, em: FunctionEmitter, loc: SourceRange, name: str) -> SugaredValue:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         maker = _JIT_BY_NAME.get(name)
         if maker is not None:
             return maker()
@@ -365,56 +379,15 @@ class TensorClassValue(SugaredValue):
 
     kind = "class 'Tensor'"
 
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        args, kwargs = em.emit_call_args(call)
-        return SimpleValue(em.call_builtin("aten::tensor", args, kwargs, call.range, call=call))
-
-
-class DeviceConstructor(SugaredValue):
-    kind = "class 'device'"
-
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        args, kwargs = em.emit_call_args(call)
-        return SimpleValue(em.call_builtin("aten::device", args, kwargs, call.range, call=call))
-
-
-class ForkValue(SugaredValue):
-    """`fork(fn, *args)`: a `prim::fork` whose subgraph calls `fn`; its value is a Future."""
-
-    kind = "jit.fork"
-
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        if not call.args:
-            raise CallError("fork() expects a function to run", call.range)
-        return SimpleValue(em.emit_fork(call))
-
-
-class WaitValue(SugaredValue):
-    kind = "jit.wait"
-
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        args, kwargs = em.emit_call_args(call)
-        return SimpleValue(em.call_builtin("aten::wait", args, kwargs, call.range, call=call))
-
-
-class AnnotateValue(SugaredValue):
-    """`annotate(T, value)`: emit `value` expecting type T."""
-
-    kind = "jit.annotate"
-
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        if len(call.args) != 2 or call.keywords:
-            raise CallError("annotate() expects a type and a value", call.range)
-        typ = em.type_of(call.args[0])
-        value = em.emit_expr(call.args[1], typ)
-        value = em.convert_to_type(value, typ, call.args[1].range)
-        if not value.type.is_subtype_of(typ):
-            raise FrontendTypeError(
-                f"annotate() expected a value of type '{typ.annotation_str()}' but found "
-                f"'{value.type.annotation_str()}'",
-                call.args[1].range,
-            )
-        return SimpleValue(value)
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        values, kw = values_of(ctx, args), kwarg_values(ctx, kwargs)
+        return SimpleValue(ctx.call_builtin("aten::tensor", values, kw, loc))
 
 
 class ConstantCall(SugaredValue):
@@ -425,201 +398,81 @@ class ConstantCall(SugaredValue):
     def __init__(self, value: Any) -> None:
         self.value = value
 
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
         return ConstantValue(self.value)
 
 
-class IsinstanceValue(SugaredValue):
-    kind = "jit.isinstance"
-
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        return SimpleValue(em.cond_as_value(em.emit_isinstance(call), call.range))
-
-
 class GradModeValue(SugaredValue):
-    """`torch.no_grad()` / `torch.enable_grad()` as `with` contexts."""
+    """`torch.no_grad()` / `torch.enable_grad()` / `torch.set_grad_enabled(b)` for `with`."""
 
     kind = "grad mode context"
 
     def __init__(self, enabled: bool | None) -> None:
         self.enabled = enabled
 
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
         if self.enabled is None:
-            args, _ = em.emit_call_args(call)
-            if len(args) != 1:
-                raise CallError("set_grad_enabled() expects one bool", call.range)
-            return GradModeContext(args[0])
-        return GradModeContext(em.constant(self.enabled, call.range))
+            if len(args) != 1 or kwargs:
+                raise CallError("set_grad_enabled() expects one bool", loc)
+            return GradModeContext(args[0].value(ctx))
+        return GradModeContext(ctx.constant(self.enabled, loc))
 
 
 class GradModeContext(SugaredValue):
+    """The grad mode a `with` block runs in."""
+
     kind = "grad mode context"
 
     def __init__(self, enabled: Value) -> None:
         self.enabled = enabled
 
 
+def _builtin(symbol: str, name: str) -> Any:
+    return lambda: BuiltinFunction(symbol, name=name)
+
+
 _TORCH_SPECIAL: dict[str, Any] = {
     "Tensor": TensorClassValue,
-    "device": DeviceConstructor,
+    "device": _builtin("aten::device", "torch.device"),
     "no_grad": lambda: GradModeValue(False),
     "enable_grad": lambda: GradModeValue(True),
     "set_grad_enabled": lambda: GradModeValue(None),
 }
 
 _JIT_BY_NAME: dict[str, Any] = {
-    "fork": ForkValue,
-    "_fork": ForkValue,
-    "wait": WaitValue,
-    "_wait": WaitValue,
-    "annotate": AnnotateValue,
+    "fork": lambda: SpecialFormValue("fork"),
+    "_fork": lambda: SpecialFormValue("fork"),
+    "wait": _builtin("aten::wait", "wait"),
+    "_wait": _builtin("aten::wait", "wait"),
+    "annotate": lambda: SpecialFormValue("annotate"),
     "is_scripting": lambda: ConstantCall(True),
     "is_tracing": lambda: ConstantCall(False),
-    "isinstance": IsinstanceValue,
+    "isinstance": lambda: SpecialFormValue("isinstance", "jit.isinstance"),
 }
 
-
-_JIT_FUNCTIONS: dict[int, tuple[Any, Any]] = {}
-
-
-def _register_jit_objects() -> None:
-    import ts_runtime
-
-    pairs = [
-        (ts_runtime.call, DispatchCallValue),
-        (jit_api.fork, ForkValue),
-        (ts_runtime.fork, ForkValue),
-        (jit_api.wait, WaitValue),
-        (ts_runtime.wait, WaitValue),
-        (jit_api.annotate, AnnotateValue),
-        (jit_api.is_scripting, lambda: ConstantCall(True)),
-        (jit_api.is_tracing, lambda: ConstantCall(False)),
-    ]
-    for obj, maker in pairs:
-        _JIT_FUNCTIONS[id(obj)] = (obj, maker)
-
-
-class FunctionValue(SugaredValue):
-    """A Python function (or an already compiled one): compiled, then called by CallFunction."""
-
-    kind = "function"
-
-    def __init__(self, fn: Any) -> None:
-        self.fn = fn
-
-    def describe(self) -> str:
-        return f"function '{getattr(self.fn, '__name__', self.fn)}'"
-
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        callee = em.compile_callee(self.fn, call.range)
-        args, kwargs = em.emit_call_args(call)
-        return SimpleValue(em.emit_function_call(callee, args, kwargs, call.range))
-
-    def as_value(self, em: FunctionEmitter, loc: SourceRange) -> Value:
-        callee = em.compile_callee(self.fn, loc)
-        return em.function_constant(callee, loc)
-
-
-class IgnoredFunctionValue(SugaredValue):
-    """An `@ignore`d function: compiled code calls the Python function itself."""
-
-    kind = "ignored function"
-
-    def __init__(self, fn: Any) -> None:
-        self.fn = fn
-
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        callee = em.python_callee(self.fn, call.range)
-        args, kwargs = em.emit_call_args(call)
-        return SimpleValue(em.emit_function_call(callee, args, kwargs, call.range))
-
-
-class UnusedFunctionValue(SugaredValue):
-    """An `@unused` function: calling it raises at run time."""
-
-    kind = "unused function"
-
-    def __init__(self, fn: Any) -> None:
-        self.fn = fn
-
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        em.emit_call_args(call)
-        name = getattr(self.fn, "__qualname__", "function")
-        em.emit_raise_message(f"{name} is marked @unused and cannot be called", None, call.range)
-        returns = inspect.signature(self.fn).return_annotation
-        typ = (
-            em.type_from_python(returns, call.range)
-            if returns is not inspect.Signature.empty
-            else None
-        )
-        if typ is None:
-            return ConstantValue(None)
-        node = em.insert(em.graph.create_uninitialized(typ), call.range)
-        return SimpleValue(node.output())
-
-
-class ExceptionClassValue(SugaredValue):
-    """An exception class: `raise ValueError("...")` keeps the class in the raise."""
-
-    kind = "exception class"
-
-    def __init__(self, cls: type[BaseException]) -> None:
-        self.cls = cls
-
-    @property
-    def qualified_name(self) -> str:
-        module = self.cls.__module__
-        return f"{module}.{self.cls.__qualname__}"
-
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        if call.keywords:
-            raise NotSupportedError("exception constructors take positional arguments", call.range)
-        args = [em.emit_expr(a) for a in call.args]
-        if not args:
-            message = em.constant("", call.range)
-        elif len(args) == 1 and isinstance(args[0].type, StringType):
-            message = args[0]
-        elif len(args) == 1:
-            message = em.call_builtin("aten::str", [args[0]], {}, call.range)
-        else:
-            tup = em.insert(em.graph.create_tuple(args), call.range).output()
-            message = em.call_builtin("aten::str", [tup], {}, call.range)
-        return ExceptionValue(self, message)
-
-
-class ExceptionValue(SugaredValue):
-    """An exception instance about to be raised."""
-
-    kind = "exception"
-
-    def __init__(self, cls: ExceptionClassValue, message: Value) -> None:
-        self.cls = cls
-        self.message = message
-
-
-def register_user_exception(cls: type[BaseException], qualified_name: str) -> None:
-    if cls.__module__ == "builtins":
-        return
-    from ts_runtime.interpreter.exceptions import register_exception_class
-
-    register_exception_class(qualified_name, cls)
-
-
-def fork_subgraph(callee: Any, arg_types: list[Any], result: Any) -> Graph:
-    """The subgraph of a `prim::fork`: it calls `callee` on its inputs."""
-    from ts_ir import FunctionType
-
-    g = Graph()
-    inputs = [g.add_input(None, typ) for typ in arg_types]
-    const = g.create(CONSTANT)
-    const.s_("name", callee.name)
-    const.output().set_type(FunctionType(callee, callee.name))
-    fn = g.insert_node(const).output()
-    node = g.insert_node(g.create(CALL_FUNCTION, [fn, *inputs]))
-    node.output().set_type(result)
-    g.register_output(node.output())
-    return g
-
-
-_register_jit_objects()
+#: the scripting API's Python objects, by identity, to their sugared values
+_JIT_FUNCTIONS: dict[int, tuple[Any, Any]] = {
+    id(obj): (obj, maker)
+    for obj, maker in (
+        (ts_runtime.call, lambda: SpecialFormValue("dispatch", "call")),
+        (jit_api.fork, _JIT_BY_NAME["fork"]),
+        (ts_runtime.fork, _JIT_BY_NAME["fork"]),
+        (jit_api.wait, _JIT_BY_NAME["wait"]),
+        (ts_runtime.wait, _JIT_BY_NAME["wait"]),
+        (jit_api.annotate, _JIT_BY_NAME["annotate"]),
+        (jit_api.is_scripting, _JIT_BY_NAME["is_scripting"]),
+        (jit_api.is_tracing, _JIT_BY_NAME["is_tracing"]),
+    )
+}

@@ -1,8 +1,9 @@
 """What the frontend tells the operator registry about operators it emits.
 
-`aten::set_grad_enabled` (emitted for `with torch.no_grad():`) returns
-nothing and writes no argument, so without this dead code elimination would
-delete it; it changes the grad mode, which is a side effect. `prim::Enter` and
+`aten::set_grad_enabled` (emitted for `with torch.no_grad():`) and
+`aten::warn` (`warnings.warn(...)`) return nothing and write no argument, so
+without this dead code elimination would delete them; they change the grad
+mode or warn, which are side effects. `prim::Enter` and
 `prim::Exit` (emitted for `with obj:`) run the object's compiled `__enter__`
 and `__exit__`.
 """
@@ -13,7 +14,7 @@ from typing import Any
 
 from ts_schema import registry
 
-_SIDE_EFFECTS = ("aten::set_grad_enabled",)
+_SIDE_EFFECTS = ("aten::set_grad_enabled", "aten::warn")
 
 
 def _enter(node: Any) -> Any:

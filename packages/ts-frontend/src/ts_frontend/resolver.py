@@ -3,7 +3,9 @@
 A function's free names are its closure variables, then its globals, then
 Python's builtins, exactly where Python would look. A source string has no
 function, so it resolves names in a namespace the caller gives (by default:
-`math`, the `typing` names and the torch namespace as `torch`).
+`math`, the `typing` names and the torch namespace as `torch`). A resolver
+answers with the Python object; what the object means in compiled code is
+`python_values.to_sugared`'s business.
 """
 
 from __future__ import annotations
@@ -14,26 +16,15 @@ import typing
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ts_ir import SourceRange
-
-from .python_values import to_sugared
-from .sugared_value import SugaredValue
-
 MISSING: Any = object()
 
 
 class Resolver:
-    """Looks up free names; `resolve` turns the Python object into a sugared value."""
+    """Looks up free names."""
 
     def lookup(self, name: str) -> Any:
         """The Python object `name` refers to, or `MISSING`."""
         raise NotImplementedError
-
-    def resolve(self, name: str, loc: SourceRange) -> SugaredValue | None:
-        obj = self.lookup(name)
-        if obj is MISSING:
-            return None
-        return to_sugared(obj, loc, name)
 
 
 class FunctionResolver(Resolver):
@@ -81,17 +72,15 @@ class NamespaceResolver(Resolver):
 
 
 class ChainedResolver(Resolver):
-    """Names defined by a compilation unit first, then another resolver."""
+    """Names a compilation unit defines first (`local` answers MISSING for others), then
+    another resolver."""
 
-    def __init__(self, local: Callable[[str], SugaredValue | None], fallback: Resolver) -> None:
+    def __init__(self, local: Callable[[str], Any], fallback: Resolver) -> None:
         self.local = local
         self.fallback = fallback
 
     def lookup(self, name: str) -> Any:
-        return self.fallback.lookup(name)
-
-    def resolve(self, name: str, loc: SourceRange) -> SugaredValue | None:
         found = self.local(name)
-        if found is not None:
+        if found is not MISSING:
             return found
-        return self.fallback.resolve(name, loc)
+        return self.fallback.lookup(name)

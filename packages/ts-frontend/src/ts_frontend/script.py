@@ -20,15 +20,20 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import ts_runtime
-from ts_ir import Graph, Source, SourceRange, cyclic_gc_paused
+from ts_ir import Source, SourceRange, cyclic_gc_paused
 
 from . import tree as t
 from .ast_builder import def_of_function
+from .builtin_functions import reflected_functions
+from .conversions import emit_function_call, function_constant
 from .errors import FrontendError, NotSupportedError
+from .function_values import FunctionValue
+from .functions import PythonFunction, ScriptFunction
 from .ir_emitter import FunctionEmitter
 from .parser import parse_source
-from .resolver import ChainedResolver, FunctionResolver, NamespaceResolver, Resolver
-from .sugared_value import SugaredValue
+from .python_signature import python_defaults, schema_of_python_function
+from .resolver import MISSING, ChainedResolver, FunctionResolver, NamespaceResolver, Resolver
+from .sugared_value import NamedValue, SimpleValue, SugaredValue, kwarg_values, values_of
 
 
 def passes_available() -> bool:
@@ -38,50 +43,6 @@ def passes_available() -> bool:
     except ImportError:
         return False
     return callable(getattr(ts_passes, "optimize_for_execution", None))
-
-
-class ScriptFunction(ts_runtime.Function):
-    """A compiled function: call it like the Python function it came from."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from .tracer import current_tracing_state
-
-        state = current_tracing_state()
-        if state is not None:
-            return state.call_script_function(self, args, kwargs)
-        return self.executor.run(*self.bind(args, kwargs))
-
-    @property
-    def code(self) -> str:
-        """TorchScript-style Python source of the graph."""
-        from .python_printer import print_function
-
-        return print_function(self)
-
-    @property
-    def inlined_graph(self) -> Graph:
-        """The graph with every function and method call replaced by the callee's body."""
-        from .inliner import inline_calls
-
-        g = self.graph.copy()
-        inline_calls(g)
-        return g
-
-    def __repr__(self) -> str:
-        return f"<ScriptFunction {self.name}>"
-
-
-class PythonFunction:
-    """An `@ignore`d Python function that compiled code calls back into."""
-
-    def __init__(self, name: str, fn: Callable[..., Any], schema: Any) -> None:
-        self.name = name
-        self.fn = fn
-        self.schema = schema
-        self.graph = None
-
-    def __call__(self, *args: Any) -> Any:
-        return self.fn(*args)
 
 
 class ScriptCompiler:
@@ -104,6 +65,20 @@ class ScriptCompiler:
 
             self._module_types = ModuleTypes(self)
         return self._module_types
+
+    # -- what sugared values ask of the compiler (`context.Compiler`)
+
+    def object_value(self, value: Any, loc: SourceRange) -> SugaredValue:
+        return self.module_types().object_value(value, loc)
+
+    def method(self, class_type: Any, name: str, loc: SourceRange | None, caller: str) -> Any:
+        return self.module_types().method_of_type(class_type, name, loc, caller)
+
+    def class_value(self, cls: type, loc: SourceRange | None) -> SugaredValue:
+        raise NotSupportedError(f"class '{cls.__qualname__}' cannot be used in compiled code", loc)
+
+    def reflected_functions(self, symbol: str) -> list[Any]:
+        return reflected_functions(symbol, _compile_builtin_source)
 
     # -- naming
 
@@ -128,7 +103,7 @@ class ScriptCompiler:
         call_site: SourceRange | None = None,
         caller: str | None = None,
     ) -> Any:
-        if isinstance(fn, (ScriptFunction, PythonFunction)):
+        if isinstance(fn, (ts_runtime.Function, PythonFunction)):
             return fn
         fn = inspect.unwrap(fn)
         if getattr(fn, "__name__", "") == "<lambda>":
@@ -151,7 +126,10 @@ class ScriptCompiler:
                     definition = def_of_function(fn)
                     qualified = f"{fn.__module__}.{fn.__qualname__}"
                     name = self.unique_name(fn.__name__, qualified)
-                    compiled = self.compile_definition(definition, FunctionResolver(fn), name=name)
+                    compiled = self.compile_definition(
+                        definition, FunctionResolver(fn), name=name, defaults=python_defaults(fn)
+                    )
+                    compiled.qualified_name = _qualified_name(fn.__module__, name)
             except FrontendError as exc:
                 if call_site is not None:
                     exc.add_call_site(fn.__name__, caller or "?", call_site)
@@ -173,9 +151,14 @@ class ScriptCompiler:
             return None
 
     def compile_definition(
-        self, definition: t.Def, resolver: Resolver, *, name: str | None = None
+        self,
+        definition: t.Def,
+        resolver: Resolver,
+        *,
+        name: str | None = None,
+        defaults: Mapping[str, Any] | None = None,
     ) -> ScriptFunction:
-        emitter = FunctionEmitter(self, resolver, definition, name=name)
+        emitter = FunctionEmitter(self, resolver, definition, name=name, defaults=defaults)
         graph, schema = emitter.emit()
         fn = ScriptFunction(
             emitter.name, graph, schema=schema, compilation_unit=self.unit, optimize=self.optimize
@@ -189,8 +172,6 @@ class ScriptCompiler:
             done = self._compiled.get(key)
             if done is not None:
                 return done
-            from .python_signature import schema_of_python_function
-
             name = self.unique_name(fn.__name__, f"{fn.__module__}.{fn.__qualname__}")
             wrapped = PythonFunction(name, fn, schema_of_python_function(fn, name, loc))
             self.unit.register(wrapped)  # type: ignore[arg-type]
@@ -273,15 +254,13 @@ class CompilationUnit(ts_runtime.CompilationUnit):
             out.append(self._compile_pending(d.name, None, None))
         return out
 
-    def _local_function(self, name: str) -> SugaredValue | None:
-        from .python_values import FunctionValue
-
+    def _local_function(self, name: str) -> Any:
         if name in self._pending:
             return _UnitFunction(self, name)
         fn = self._functions.get(name)
         if isinstance(fn, ScriptFunction):
             return FunctionValue(fn)
-        return None
+        return MISSING
 
     def _compile_pending(
         self, name: str, call_site: SourceRange | None, caller: str | None
@@ -323,18 +302,33 @@ class _UnitFunction(SugaredValue):
         self.unit = unit
         self.name = name
 
-    def _compiled(self, em: Any, loc: SourceRange) -> ScriptFunction:
-        return self.unit._compile_pending(self.name, loc, em.name)
+    def _compiled(self, ctx: Any, loc: SourceRange) -> ScriptFunction:
+        return self.unit._compile_pending(self.name, loc, ctx.function_name)
 
-    def call(self, em: Any, call: t.Call) -> SugaredValue:
-        from .sugared_value import SimpleValue
+    def call(
+        self,
+        ctx: Any,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        callee = self._compiled(ctx, loc)
+        values, kw = values_of(ctx, args), kwarg_values(ctx, kwargs)
+        return SimpleValue(emit_function_call(ctx, callee, values, kw, loc))
 
-        callee = self._compiled(em, call.range)
-        args, kwargs = em.emit_call_args(call)
-        return SimpleValue(em.emit_function_call(callee, args, kwargs, call.range))
+    def as_value(self, ctx: Any, loc: SourceRange) -> Any:
+        return function_constant(ctx, self._compiled(ctx, loc), loc)
 
-    def as_value(self, em: Any, loc: SourceRange) -> Any:
-        return em.function_constant(self._compiled(em, loc), loc)
+
+def _qualified_name(module: str, name: str) -> str:
+    """TorchScript's name of a compiled Python function: `__torch__.<module>.<name>`."""
+    prefix = "__torch__" if module == "__main__" else f"__torch__.{module}"
+    return f"{prefix}.{name}"
+
+
+def _compile_builtin_source(source: str) -> list[Any]:
+    unit = CompilationUnit(source, namespace={"torch": ts_runtime}, optimize=False)
+    return unit.functions()
 
 
 def script_source(

@@ -26,11 +26,16 @@ _PREFIX = re.compile(r"[rRbBuUfF]*")
 
 def string_tokens(source: Source, start: int, end: int) -> list[tuple[int, int]]:
     """The spans of the string literal tokens in [start, end)."""
-    lexer = Lexer(blanked(source, start, end), python=True, error_class=ParseError)
+    text = blanked(source, start, end)
+    if start > 0 and text.text[start - 1] != "\n":
+        # lex as inside parentheses, where literals may continue on lines of any indent
+        opened = text.text[: start - 1] + "(" + text.text[start:]
+        text = Source(opened, text.filename, text.starting_line_no)
+    lexer = Lexer(text, python=True, error_class=ParseError)
     spans = []
     while lexer.cur.kind != "eof":
         tok = lexer.next()
-        if tok.kind in ("indent", "dedent", "newline"):
+        if tok.kind in ("indent", "dedent", "newline", "("):
             continue
         if tok.kind != "string":
             raise ParseError("expected a string literal", tok.range)

@@ -8,34 +8,125 @@ constructor, a `range`. Each answers the questions the emitter asks of it:
 `attr(name)`, `call(args)`, `iterate()`, `as_value()`, each raising a
 `FrontendError` that names the construct when the answer is "no".
 
-The `em` argument everywhere is the `FunctionEmitter` compiling the current
-function: sugared values emit nodes through it.
+As TorchScript's `SugaredValue::call`, `call` receives its arguments already
+evaluated (`NamedValue`s: a sugared value, where it was written, and its
+keyword), and emits through an `EmitContext` (see `context`): the graph, an
+insertion, a constant, a builtin call. The few calls that need the syntax of
+their arguments (`isinstance(x, T)`, `annotate(T, v)`, `fork(fn, ...)`) are
+`SpecialFormValue`s the emitter compiles itself.
+
+Attributes of first-class values follow TorchScript: tensor properties are
+prims (`x.dtype` is `prim::dtype`), tensor methods are operators with `self`
+bound (`x.mm(w)` is `aten::mm(x, w)`), the dtype shorthands (`x.float()`)
+are `aten::to(x, dtype)`, and methods of lists, dicts and strings are
+`aten::` operators too (`xs.append(v)` is `aten::append`). Objects of
+compiled classes (modules, TorchScript classes) are sugared by the compiler
+that made their class (`Compiler.object_value`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ts_ir import (
+    BoolType,
     ClassType,
+    DeviceType,
     DictType,
+    FloatType,
+    FutureType,
     IntType,
     ListType,
+    OptionalType,
+    ScalarType,
     SourceRange,
     StringType,
     TensorType,
     TupleType,
     Type,
+    UnionType,
     Value,
+    constant_value,
 )
+from ts_schema import registry
 
-from .errors import FrontendError, FrontendTypeError, NotSupportedError
-
-if TYPE_CHECKING:
-    from . import tree as t
-    from .calls import CallEmitter as FunctionEmitter
+from .context import EmitContext
+from .conversions import unpack_tuple
+from .dtype_names import COMPLEX_CODES, FLOATING_CODES
+from .errors import CallError, FrontendError, FrontendTypeError, NotSupportedError
+from .kinds import CONSTANT, DTYPE
 
 INT64_MAX = 2**63 - 1
+NOT_CONSTANT: Any = object()
+
+
+class NamedValue:
+    """An evaluated argument: its sugared value, its source range, its keyword (or None)."""
+
+    __slots__ = ("_value", "loc", "name", "sugared")
+
+    def __init__(self, loc: SourceRange, sugared: SugaredValue, name: str | None = None) -> None:
+        self.loc = loc
+        self.sugared = sugared
+        self.name = name
+        self._value: Value | None = None
+
+    def value(self, ctx: EmitContext) -> Value:
+        """The argument as a first-class value (materialized once)."""
+        v = self._value
+        if v is None:
+            v = self._value = self.sugared.as_value(ctx, self.loc)
+        return v
+
+
+def values_of(ctx: EmitContext, args: list[NamedValue]) -> list[Value]:
+    return [a.value(ctx) for a in args]
+
+
+def kwarg_values(ctx: EmitContext, kwargs: dict[str, NamedValue]) -> dict[str, Value]:
+    return {k: a.value(ctx) for k, a in kwargs.items()}
+
+
+def constant_of(sugared: SugaredValue) -> Any:
+    """The compile-time value of a constant (a `ConstantValue` or a constant node), else
+    `NOT_CONSTANT`."""
+    if isinstance(sugared, ConstantValue):
+        return sugared.value
+    if isinstance(sugared, SimpleValue) and sugared.value.node.kind is CONSTANT:
+        return constant_value(sugared.value)
+    return NOT_CONSTANT
+
+
+def constant_int(arg: NamedValue, what: str) -> int:
+    value = constant_of(arg.sugared)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise FrontendTypeError(f"{what} must be an integer constant", arg.loc)
+
+
+def constant_str(arg: NamedValue, what: str) -> str:
+    value = constant_of(arg.sugared)
+    if isinstance(value, str):
+        return value
+    raise FrontendTypeError(f"{what} must be a string literal", arg.loc)
+
+
+def expect_args(
+    name: str,
+    loc: SourceRange,
+    args: list[NamedValue],
+    kwargs: dict[str, NamedValue],
+    lo: int,
+    hi: int,
+) -> None:
+    """Check a builtin of `lo` to `hi` positional arguments and no keywords."""
+    if kwargs:
+        raise CallError(f"{name}() takes no keyword arguments", loc)
+    if not lo <= len(args) <= hi:
+        expected = str(lo) if lo == hi else f"{lo} to {hi}"
+        raise CallError(
+            f"{name}() expects {expected} argument{'s' if hi != 1 else ''}, got {len(args)}", loc
+        )
 
 
 class SugaredValue:
@@ -46,10 +137,10 @@ class SugaredValue:
     def describe(self) -> str:
         return self.kind
 
-    def as_value(self, em: FunctionEmitter, loc: SourceRange) -> Value:
+    def as_value(self, ctx: EmitContext, loc: SourceRange) -> Value:
         raise FrontendTypeError(f"{self.describe()} cannot be used as a value", loc)
 
-    def attr(self, em: FunctionEmitter, loc: SourceRange, name: str) -> SugaredValue:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         raise NotSupportedError(
             f"attribute lookup is not defined on {self.describe()}",
             loc,
@@ -57,21 +148,43 @@ class SugaredValue:
             "(math, torch) have attributes in compiled code",
         )
 
-    def set_attr(self, em: FunctionEmitter, loc: SourceRange, name: str, value: Value) -> None:
+    def set_attr(self, ctx: EmitContext, loc: SourceRange, name: str, value: Value) -> None:
         raise NotSupportedError(f"cannot set attribute '{name}' on {self.describe()}", loc)
 
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        raise NotSupportedError(f"{self.describe()} cannot be called", call.range)
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        raise NotSupportedError(f"{self.describe()} cannot be called", loc)
 
-    def iterate(self, em: FunctionEmitter, loc: SourceRange) -> Iteration:
+    def iterate(self, ctx: EmitContext, loc: SourceRange) -> Iteration:
         raise NotSupportedError(f"{self.describe()} is not iterable", loc)
 
-    def getitem(self, em: FunctionEmitter, loc: SourceRange, index: t.Expr) -> SugaredValue:
+    def getitem(self, ctx: EmitContext, loc: SourceRange, index: NamedValue) -> SugaredValue:
         raise NotSupportedError(f"{self.describe()} cannot be indexed", loc)
 
     def static_items(self) -> list[SugaredValue] | None:
         """The items of a value known element by element at compile time (for unpacking)."""
         return None
+
+
+class SpecialFormValue(SugaredValue):
+    """A callable the emitter compiles from the syntax of its call (`isinstance`, `annotate`).
+
+    `form` names the entry of the emitter's table of special forms.
+    """
+
+    kind = "special form"
+
+    def __init__(self, form: str, name: str | None = None) -> None:
+        self.form = form
+        self.name = name or form
+
+    def describe(self) -> str:
+        return f"builtin function '{self.name}'"
 
 
 class SimpleValue(SugaredValue):
@@ -85,188 +198,175 @@ class SimpleValue(SugaredValue):
     def describe(self) -> str:
         return f"a value of type '{self.value.type.annotation_str()}'"
 
-    def as_value(self, em: FunctionEmitter, loc: SourceRange) -> Value:
+    def as_value(self, ctx: EmitContext, loc: SourceRange) -> Value:
         return self.value
 
-    def attr(self, em: FunctionEmitter, loc: SourceRange, name: str) -> SugaredValue:
-        from .attributes import value_attribute
-
-        return value_attribute(em, loc, self.value, name)
-
-    def set_attr(self, em: FunctionEmitter, loc: SourceRange, name: str, value: Value) -> None:
-        from .attributes import set_value_attribute
-
-        set_value_attribute(em, loc, self.value, name, value)
-
-    def iterate(self, em: FunctionEmitter, loc: SourceRange) -> Iteration:
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
         v = self.value
-        t = v.type
-        if isinstance(t, TupleType):
-            items = em.unpack_tuple(v, loc)
-            return StaticIteration([SimpleValue(x) for x in items])
-        if isinstance(t, (ListType, StringType)) or isinstance(t, TensorType):
-            return SequenceIteration(v)
-        if isinstance(t, DictType):
-            keys = em.call_builtin("aten::keys", [v], {}, loc)
-            return SequenceIteration(keys)
-        raise NotSupportedError(f"a value of type '{t.annotation_str()}' is not iterable", loc)
-
-    def static_items(self) -> list[SugaredValue] | None:
-        return None
-
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        t = self.value.type
-        if isinstance(t, ClassType) and "forward" in t.methods:
-            from .module_value import call_module_method
-
-            return call_module_method(em, call, self.value, "forward")
-        return super().call(em, call)
-
-
-class NoneValue(SimpleValue):
-    """`None` as written in the program (a constant)."""
-
-
-class Iteration:
-    """How a `for` loop walks a value."""
-
-
-class StaticIteration(Iteration):
-    """A loop the emitter unrolls: the items are known at compile time (tuples, module lists)."""
-
-    def __init__(self, items: list[SugaredValue]) -> None:
-        self.items = items
-
-
-class LoopIteration(Iteration):
-    """A loop over a first-class sequence: a trip count and an item per index."""
-
-    def length(self, em: FunctionEmitter, loc: SourceRange) -> Value:
-        raise NotImplementedError
-
-    def leaf_lengths(self, em: FunctionEmitter, loc: SourceRange) -> list[Value]:
-        return [self.length(em, loc)]
-
-    def item(self, em: FunctionEmitter, loc: SourceRange, index: Value) -> SugaredValue:
-        raise NotImplementedError
-
-
-class SequenceIteration(LoopIteration):
-    """A list, string or tensor: `len(xs)` trips, item `xs[i]`."""
-
-    def __init__(self, seq: Value) -> None:
-        self.seq = seq
-
-    def length(self, em: FunctionEmitter, loc: SourceRange) -> Value:
-        return em.call_builtin("aten::len", [self.seq], {}, loc)
-
-    def item(self, em: FunctionEmitter, loc: SourceRange, index: Value) -> SugaredValue:
-        if isinstance(self.seq.type, TensorType):
-            zero = em.constant(0, loc)
-            return SimpleValue(em.call_builtin("aten::select", [self.seq, zero, index], {}, loc))
-        return SimpleValue(em.call_builtin("aten::__getitem__", [self.seq, index], {}, loc))
-
-
-class RangeIteration(LoopIteration):
-    """`range(...)`: `range(n)` loops `n` times with the counter as the item."""
-
-    def __init__(
-        self,
-        start: Value | None,
-        end: Value,
-        step: Value | None,
-        *,
-        only_end: bool,
-        unbounded: bool = False,
-    ) -> None:
-        self.start = start
-        self.end = end
-        self.step = step
-        self.only_end = only_end
-        self.unbounded = unbounded  # enumerate's counter: `end` is the trip count
-
-    def length(self, em: FunctionEmitter, loc: SourceRange) -> Value:
-        if self.only_end or self.unbounded:
-            return self.end
-        assert self.start is not None and self.step is not None
-        return em.call_builtin("aten::__range_length", [self.start, self.end, self.step], {}, loc)
-
-    def item(self, em: FunctionEmitter, loc: SourceRange, index: Value) -> SugaredValue:
-        if self.only_end:
-            return SimpleValue(index)
-        assert self.start is not None and self.step is not None
-        return SimpleValue(
-            em.call_builtin("aten::__derive_index", [index, self.start, self.step], {}, loc)
+        typ = v.type
+        if isinstance(typ, TensorType):
+            return _tensor_attribute(ctx, loc, v, name)
+        if isinstance(typ, ClassType):
+            return ctx.compiler.object_value(v, loc).attr(ctx, loc, name)
+        if isinstance(typ, TupleType) and typ.names is not None and name in typ.names:
+            i = typ.names.index(name)
+            index = ctx.constant(i, loc)
+            node = ctx.insert(ctx.graph.create_tuple_index(v, index, typ.elements[i]), loc)
+            return SimpleValue(node.output())
+        if isinstance(typ, FutureType) and name == "wait":
+            return BuiltinFunction("aten::wait", v, name="wait")
+        if isinstance(typ, DeviceType) and name in _DEVICE_PROPERTIES:
+            return SimpleValue(ctx.call_builtin(_DEVICE_PROPERTIES[name], [v], {}, loc))
+        if isinstance(typ, IntType) and name in _DTYPE_QUERIES:
+            return _dtype_query(ctx, loc, v, name)
+        if isinstance(typ, (OptionalType, UnionType)):
+            raise FrontendTypeError(
+                f"cannot look up attribute '{name}' on a value of type '{typ.annotation_str()}'",
+                loc,
+                hint="refine the value first: `if x is not None:` or `isinstance(x, T)`",
+            )
+        if isinstance(
+            typ, (ListType, DictType, StringType, IntType, FloatType, BoolType, DeviceType)
+        ):
+            symbol = f"aten::{name}"
+            if registry.has(symbol):
+                return BuiltinFunction(symbol, v, name=name)
+        raise NotSupportedError(
+            f"'{typ.annotation_str()}' object has no attribute or method '{name}'", loc
         )
 
+    def set_attr(self, ctx: EmitContext, loc: SourceRange, name: str, value: Value) -> None:
+        typ = self.value.type
+        if isinstance(typ, ClassType):
+            ctx.compiler.object_value(self.value, loc).set_attr(ctx, loc, name, value)
+            return
+        if isinstance(typ, TensorType) and name in ("requires_grad", "data", "grad"):
+            raise NotSupportedError(f"setting '{name}' of a tensor is not supported", loc)
+        raise NotSupportedError(
+            f"cannot set attribute '{name}' on a value of type '{typ.annotation_str()}'", loc
+        )
 
-class ZipIteration(LoopIteration):
-    """`zip(...)` and `enumerate(...)`: the shortest of the children; items are tuples."""
+    def iterate(self, ctx: EmitContext, loc: SourceRange) -> Iteration:
+        v = self.value
+        typ = v.type
+        if isinstance(typ, TupleType):
+            return StaticIteration([SimpleValue(x) for x in unpack_tuple(ctx, v, loc)])
+        if isinstance(typ, (ListType, StringType, TensorType)):
+            return SequenceIteration(v)
+        if isinstance(typ, DictType):
+            return SequenceIteration(ctx.call_builtin("aten::keys", [v], {}, loc))
+        if isinstance(typ, ClassType):
+            return ctx.compiler.object_value(v, loc).iterate(ctx, loc)
+        raise NotSupportedError(f"a value of type '{typ.annotation_str()}' is not iterable", loc)
 
-    def __init__(self, children: list[LoopIteration]) -> None:
-        self.children = children
-
-    def leaf_lengths(self, em: FunctionEmitter, loc: SourceRange) -> list[Value]:
-        out = []
-        for c in self.children:
-            out.extend(c.leaf_lengths(em, loc))
-        return out
-
-    def length(self, em: FunctionEmitter, loc: SourceRange) -> Value:
-        lengths = self.leaf_lengths(em, loc)
-        g = em.graph
-        lst = em.insert(g.create_list(IntType.get(), lengths), loc)
-        return em.call_builtin("prim::min", [lst.output()], {}, loc)
-
-    def item(self, em: FunctionEmitter, loc: SourceRange, index: Value) -> SugaredValue:
-        return TupleOfSugared([c.item(em, loc, index) for c in self.children])
-
-
-class TupleOfSugared(SugaredValue):
-    """A tuple of sugared values (zip items) unpacked by assignment without materializing."""
-
-    kind = "tuple"
-
-    def __init__(self, items: list[SugaredValue]) -> None:
-        self.items = items
-
-    def static_items(self) -> list[SugaredValue] | None:
-        return self.items
-
-    def as_value(self, em: FunctionEmitter, loc: SourceRange) -> Value:
-        values = [i.as_value(em, loc) for i in self.items]
-        return em.insert(em.graph.create_tuple(values), loc).output()
-
-    def iterate(self, em: FunctionEmitter, loc: SourceRange) -> Iteration:
-        return StaticIteration(self.items)
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        if isinstance(self.value.type, ClassType):
+            return ctx.compiler.object_value(self.value, loc).call(ctx, loc, args, kwargs)
+        return super().call(ctx, loc, args, kwargs)
 
 
-class StaticListValue(SugaredValue):
-    """A list of sugared values (module containers); iterating unrolls."""
+# tensor properties that are operators of one argument
+_TENSOR_PROPERTIES = {
+    "dtype": "prim::dtype",
+    "device": "prim::device",
+    "is_cuda": "prim::is_cuda",
+    "requires_grad": "prim::requires_grad",
+    "data": "prim::data",
+    "grad": "prim::grad",
+    "layout": "prim::layout",
+    "shape": "aten::size",
+    "ndim": "aten::dim",
+    "T": "aten::numpy_T",
+    "mT": "aten::mT",
+    "real": "aten::real",
+    "imag": "aten::imag",
+    "is_leaf": "aten::is_leaf",
+}
 
-    kind = "list of modules"
+# `x.float()` and friends: `aten::to(x, dtype)`
+TENSOR_CASTS = {
+    "float": ScalarType.Float,
+    "double": ScalarType.Double,
+    "half": ScalarType.Half,
+    "int": ScalarType.Int,
+    "long": ScalarType.Long,
+    "short": ScalarType.Short,
+    "char": ScalarType.Char,
+    "byte": ScalarType.Byte,
+    "bool": ScalarType.Bool,
+    "bfloat16": ScalarType.BFloat16,
+}
 
-    def __init__(self, items: list[SugaredValue], describe: str = "a module list") -> None:
-        self.items = items
-        self._describe = describe
+
+# `x.device.type`, `x.device.index`
+_DEVICE_PROPERTIES = {"type": "prim::type", "index": "prim::index"}
+
+# a dtype is an int in compiled code: `x.dtype.is_floating_point` asks the tensor itself
+_DTYPE_QUERIES = {
+    "is_floating_point": ("aten::is_floating_point", FLOATING_CODES),
+    "is_complex": ("aten::is_complex", COMPLEX_CODES),
+}
+
+
+def _dtype_query(ctx: EmitContext, loc: SourceRange, v: Value, name: str) -> SugaredValue:
+    """`dtype.is_floating_point` of a tensor's dtype (`prim::dtype(x)`) or of a dtype constant."""
+    symbol, codes = _DTYPE_QUERIES[name]
+    node = v.node
+    if node.kind is DTYPE:
+        return SimpleValue(ctx.call_builtin(symbol, [node.inputs[0]], {}, loc))
+    if node.kind is CONSTANT:
+        return SimpleValue(ctx.constant(constant_value(v) in codes, loc))
+    raise NotSupportedError(
+        f"'{name}' of a dtype is known only for a tensor's dtype or a dtype constant",
+        loc,
+        hint=f"call `x.{name}()` on the tensor instead",
+    )
+
+
+def _tensor_attribute(ctx: EmitContext, loc: SourceRange, v: Value, name: str) -> SugaredValue:
+    prop = _TENSOR_PROPERTIES.get(name)
+    if prop is not None:
+        return SimpleValue(ctx.call_builtin(prop, [v], {}, loc))
+    cast = TENSOR_CASTS.get(name)
+    if cast is not None:
+        return TensorCastValue(v, cast, name)
+    symbol = f"aten::{name}"
+    if registry.has(symbol):
+        return BuiltinFunction(symbol, v, name=name)
+    raise NotSupportedError(f"'Tensor' object has no attribute or method '{name}'", loc)
+
+
+class TensorCastValue(SugaredValue):
+    """`x.float()`: converts to a dtype with `aten::to(x, dtype, False, False, None)`."""
+
+    kind = "tensor cast"
+
+    def __init__(self, value: Value, dtype: ScalarType, name: str) -> None:
+        self.value = value
+        self.dtype = dtype
+        self.name = name
 
     def describe(self) -> str:
-        return self._describe
+        return f"method '{self.name}' of a Tensor"
 
-    def static_items(self) -> list[SugaredValue] | None:
-        return self.items
-
-    def iterate(self, em: FunctionEmitter, loc: SourceRange) -> Iteration:
-        return StaticIteration(self.items)
-
-    def getitem(self, em: FunctionEmitter, loc: SourceRange, index: t.Expr) -> SugaredValue:
-        i = em.constant_int(index, "an index into a module list")
-        try:
-            return self.items[i]
-        except IndexError:
-            raise FrontendError(
-                f"index {i} is out of range for {self.describe()} of {len(self.items)} items", loc
-            ) from None
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        rest = {k: a for k, a in kwargs.items() if k != "memory_format"}
+        if args or rest:
+            raise FrontendTypeError(f"{self.name}() takes no arguments", loc)
+        dtype = ctx.constant(int(self.dtype), loc)
+        return SimpleValue(ctx.call_builtin("aten::to", [self.value, dtype], {}, loc))
 
 
 class BuiltinFunction(SugaredValue):
@@ -288,12 +388,17 @@ class BuiltinFunction(SugaredValue):
             return f"method '{self.name}' of a '{self.self_value.type.annotation_str()}'"
         return f"builtin function '{self.name}'"
 
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        args, kwargs = em.emit_call_args(call)
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        values = values_of(ctx, args)
         if self.self_value is not None:
-            args = [self.self_value, *args]
-        out = em.call_builtin(self.symbol, args, kwargs, call.range, call=call)
-        return SimpleValue(out)
+            values.insert(0, self.self_value)
+        return SimpleValue(ctx.call_builtin(self.symbol, values, kwarg_values(ctx, kwargs), loc))
 
 
 class ConstantValue(SugaredValue):
@@ -305,21 +410,171 @@ class ConstantValue(SugaredValue):
         self.value = value
         self.type = type
 
-    def as_value(self, em: FunctionEmitter, loc: SourceRange) -> Value:
-        return em.constant(self.value, loc, self.type)
+    def as_value(self, ctx: EmitContext, loc: SourceRange) -> Value:
+        return ctx.constant(self.value, loc, self.type)
 
-    def attr(self, em: FunctionEmitter, loc: SourceRange, name: str) -> SugaredValue:
-        return SimpleValue(self.as_value(em, loc)).attr(em, loc, name)
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
+        return SimpleValue(self.as_value(ctx, loc)).attr(ctx, loc, name)
 
-    def iterate(self, em: FunctionEmitter, loc: SourceRange) -> Iteration:
+    def iterate(self, ctx: EmitContext, loc: SourceRange) -> Iteration:
         if isinstance(self.value, tuple):
             return StaticIteration([ConstantValue(v) for v in self.value])
-        return SimpleValue(self.as_value(em, loc)).iterate(em, loc)
+        return SimpleValue(self.as_value(ctx, loc)).iterate(ctx, loc)
 
     def static_items(self) -> list[SugaredValue] | None:
         if isinstance(self.value, tuple):
             return [ConstantValue(v) for v in self.value]
         return None
 
-    def call(self, em: FunctionEmitter, call: t.Call) -> SugaredValue:
-        raise NotSupportedError(f"the constant {self.value!r} cannot be called", call.range)
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        raise NotSupportedError(f"the constant {self.value!r} cannot be called", loc)
+
+
+class TupleOfSugared(SugaredValue):
+    """A tuple of sugared values (zip items) unpacked by assignment without materializing."""
+
+    kind = "tuple"
+
+    def __init__(self, items: list[SugaredValue]) -> None:
+        self.items = items
+
+    def static_items(self) -> list[SugaredValue] | None:
+        return self.items
+
+    def as_value(self, ctx: EmitContext, loc: SourceRange) -> Value:
+        values = [i.as_value(ctx, loc) for i in self.items]
+        return ctx.insert(ctx.graph.create_tuple(values), loc).output()
+
+    def iterate(self, ctx: EmitContext, loc: SourceRange) -> Iteration:
+        return StaticIteration(self.items)
+
+
+class StaticListValue(SugaredValue):
+    """A list of sugared values (module containers); iterating unrolls."""
+
+    kind = "list of modules"
+
+    def __init__(self, items: list[SugaredValue], describe: str = "a module list") -> None:
+        self.items = items
+        self._describe = describe
+
+    def describe(self) -> str:
+        return self._describe
+
+    def static_items(self) -> list[SugaredValue] | None:
+        return self.items
+
+    def iterate(self, ctx: EmitContext, loc: SourceRange) -> Iteration:
+        return StaticIteration(self.items)
+
+    def getitem(self, ctx: EmitContext, loc: SourceRange, index: NamedValue) -> SugaredValue:
+        i = constant_int(index, "an index into a module list")
+        try:
+            return self.items[i]
+        except IndexError:
+            raise FrontendError(
+                f"index {i} is out of range for {self.describe()} of {len(self.items)} items", loc
+            ) from None
+
+
+# -- iteration
+
+
+class Iteration:
+    """How a `for` loop walks a value."""
+
+
+class StaticIteration(Iteration):
+    """A loop the emitter unrolls: the items are known at compile time (tuples, module lists)."""
+
+    def __init__(self, items: list[SugaredValue]) -> None:
+        self.items = items
+
+
+class LoopIteration(Iteration):
+    """A loop over a first-class sequence: a trip count and an item per index."""
+
+    def length(self, ctx: EmitContext, loc: SourceRange) -> Value:
+        raise NotImplementedError
+
+    def leaf_lengths(self, ctx: EmitContext, loc: SourceRange) -> list[Value]:
+        return [self.length(ctx, loc)]
+
+    def item(self, ctx: EmitContext, loc: SourceRange, index: Value) -> SugaredValue:
+        raise NotImplementedError
+
+
+class SequenceIteration(LoopIteration):
+    """A list, string or tensor: `len(xs)` trips, item `xs[i]`."""
+
+    def __init__(self, seq: Value) -> None:
+        self.seq = seq
+
+    def length(self, ctx: EmitContext, loc: SourceRange) -> Value:
+        return ctx.call_builtin("aten::len", [self.seq], {}, loc)
+
+    def item(self, ctx: EmitContext, loc: SourceRange, index: Value) -> SugaredValue:
+        if isinstance(self.seq.type, TensorType):
+            zero = ctx.constant(0, loc)
+            return SimpleValue(ctx.call_builtin("aten::select", [self.seq, zero, index], {}, loc))
+        return SimpleValue(ctx.call_builtin("aten::__getitem__", [self.seq, index], {}, loc))
+
+
+class RangeIteration(LoopIteration):
+    """`range(...)`: `range(n)` loops `n` times with the counter as the item."""
+
+    def __init__(
+        self,
+        start: Value | None,
+        end: Value,
+        step: Value | None,
+        *,
+        only_end: bool,
+        unbounded: bool = False,
+    ) -> None:
+        self.start = start
+        self.end = end
+        self.step = step
+        self.only_end = only_end
+        self.unbounded = unbounded  # enumerate's counter: `end` is the trip count
+
+    def length(self, ctx: EmitContext, loc: SourceRange) -> Value:
+        if self.only_end or self.unbounded:
+            return self.end
+        assert self.start is not None and self.step is not None
+        return ctx.call_builtin("aten::__range_length", [self.start, self.end, self.step], {}, loc)
+
+    def item(self, ctx: EmitContext, loc: SourceRange, index: Value) -> SugaredValue:
+        if self.only_end:
+            return SimpleValue(index)
+        assert self.start is not None and self.step is not None
+        return SimpleValue(
+            ctx.call_builtin("aten::__derive_index", [index, self.start, self.step], {}, loc)
+        )
+
+
+class ZipIteration(LoopIteration):
+    """`zip(...)` and `enumerate(...)`: the shortest of the children; items are tuples."""
+
+    def __init__(self, children: list[LoopIteration]) -> None:
+        self.children = children
+
+    def leaf_lengths(self, ctx: EmitContext, loc: SourceRange) -> list[Value]:
+        out = []
+        for c in self.children:
+            out.extend(c.leaf_lengths(ctx, loc))
+        return out
+
+    def length(self, ctx: EmitContext, loc: SourceRange) -> Value:
+        lengths = self.leaf_lengths(ctx, loc)
+        lst = ctx.insert(ctx.graph.create_list(IntType.get(), lengths), loc)
+        return ctx.call_builtin("prim::min", [lst.output()], {}, loc)
+
+    def item(self, ctx: EmitContext, loc: SourceRange, index: Value) -> SugaredValue:
+        return TupleOfSugared([c.item(ctx, loc, index) for c in self.children])

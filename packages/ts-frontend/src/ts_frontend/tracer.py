@@ -6,11 +6,33 @@ the state (`ts_runtime.ops.dispatch.TRACE_HOOK`): the state runs the
 operator, then appends a node whose inputs are the values of the argument
 tensors (Python numbers become constants) and maps the results to the
 node's outputs. A tensor the trace has never seen (a global, say) becomes a
-constant. Calls of scripted functions are inlined with their control flow;
-everything else Python does is not recorded, so a Python number computed
-from a tensor (`int(x.sum())`) is baked into the trace as a constant, with a
-`TracerWarning`. Modules are traced with their parameters and buffers read
-from `self` by `prim::GetAttr`.
+constant. Calls of scripted functions are inlined with their control flow.
+Modules are traced with their parameters and buffers read from `self` by
+`prim::GetAttr`.
+
+Sizes are recorded as PyTorch's tracer records them, so a trace works at
+other sizes: while tracing, `x.size(0)`, `x.shape[1]`, `x.size()` and
+`x.numel()` give 0-dim integer tensors computed by `aten::size` (or
+`aten::numel`) and `prim::NumToTensor`; arithmetic on them is recorded like
+any tensor arithmetic, and where one is passed as an int (`x.view(n, -1)`,
+`torch.zeros(n, 3)`) the call records `aten::Int` of it:
+
+    trace(lambda x: torch.zeros(x.size(0), 3), (randn(4, 2),))
+    graph(%x : Tensor):
+      %1 : int = prim::Constant[value=0]()
+      %2 : int = aten::size(%x, %1)
+      %3 : Tensor = prim::NumToTensor(%2)
+      %4 : int = aten::Int(%3)
+      ...
+      %6 : int[] = prim::ListConstruct(%4, %5)
+      %7 : Tensor = aten::zeros(%6, ...)
+
+Everything else Python does is not recorded: a Python value computed from a
+tensor (`bool(x.sum() > 0)`, `x.item()`, `float(x)`, `x.tolist()`, `len(x)`,
+iterating over a tensor, `torch.tensor(...)`) is baked into the trace, and
+gives a `TracerWarning` with PyTorch's message. As in PyTorch, warnings
+raised inside the library's own code are ignored (see
+`TracerWarning.ignore_lib_warnings`).
 
     traced = trace(fn, (x, y))              # a ScriptFunction
     traced = trace(module, (x,))            # a ts_runtime.ScriptModule
@@ -18,17 +40,23 @@ from `self` by `prim::GetAttr`.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import threading
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import ts_runtime
 from ts_ir import (
+    BoolType,
     ClassType,
+    FloatType,
     Graph,
+    IntType,
     ListType,
+    NumberType,
     OptionalType,
     TensorType,
     TorchScriptError,
@@ -37,24 +65,57 @@ from ts_ir import (
     Value,
 )
 from ts_runtime.ops import dispatch
-from ts_schema import Argument, FunctionSchema
+from ts_schema import Argument, FunctionSchema, registry
 
 from .cleanup import constant_pooling, eliminate_dead_code
+from .tracing_state import _STATE, current_tracing_state
+
+# the module, not the function `ts_runtime.tensor` that shadows it in the package
+tensor_module = importlib.import_module("ts_runtime.tensor")
 
 
 class TracerWarning(Warning):
     """A trace may not generalize: a value computed from a tensor was recorded as a constant."""
 
+    @staticmethod
+    def ignore_lib_warnings() -> None:
+        """Ignore TracerWarnings raised in the library's own code (as PyTorch ignores those of
+        `torch.*` but `torch.jit`): its shape checks convert tensors to Python values."""
+        warnings.filterwarnings(
+            "ignore",
+            category=TracerWarning,
+            module=r"(ts_runtime|ts_frontend|ts_passes|ts_ir|ts_schema|numpy)(\.|$)",
+        )
+
+
+TracerWarning.ignore_lib_warnings()
+
+#: PyTorch's messages, word for word (torch/csrc/jit/frontend/tracer.cpp, torch/_tensor.py)
+_PYTHON_VALUE = (
+    "Converting a tensor to a {} might cause the trace to be incorrect. We can't record the "
+    "data flow of Python values, so this value will be treated as a constant in the future. "
+    "This means that the trace might not generalize to other inputs!"
+)
+_LEN_WARNING = (
+    "Using len to get tensor shape might cause the trace to be incorrect. Recommended usage "
+    "would be tensor.shape[0]. Passing a tensor of different shape might lead to errors or "
+    "silently give incorrect results."
+)
+_ITER_WARNING = (
+    "Iterating over a tensor might cause the trace to be incorrect. Passing a tensor of "
+    "different shape won't change the number of iterations executed (and might lead to errors "
+    "or silently give incorrect results)."
+)
+_TENSOR_WARNING = (
+    "torch.tensor results are registered as constants in the trace. You can safely ignore this "
+    "warning if you use this function to create tensors out of constant variables that would be "
+    "the same every time you call this function. In any other case, this might cause the trace "
+    "to be incorrect."
+)
+
 
 class TracingCheckError(TorchScriptError):
     """Running the trace again did not reproduce what the Python function computes."""
-
-
-_STATE = threading.local()
-
-
-def current_tracing_state() -> TracingState | None:
-    return getattr(_STATE, "state", None)
 
 
 class TracingState:
@@ -64,8 +125,13 @@ class TracingState:
         self.graph = Graph()
         self.values: dict[int, Value] = {}
         self.keep_alive: list[Any] = []
-        self.warned: set[str] = set()
+        # above zero while the library runs on the user's behalf (a kernel, a conversion,
+        # dispatch binding arguments): sizes are then plain ints, and nothing warns
         self.depth = 0
+
+    @property
+    def user_level(self) -> bool:
+        return self.depth == 0
 
     # -- values
 
@@ -104,28 +170,37 @@ class TracingState:
             obj = list(obj)
         return g.insert_constant(obj, expected if isinstance(expected, ListType) else None)
 
-    def warn(self, message: str) -> None:
-        if message in self.warned:
-            return
-        self.warned.add(message)
-        warnings.warn(TracerWarning(message), stacklevel=3)
+    def warn(self, message: str, stacklevel: int = 3) -> None:
+        """A TracerWarning attributed to the caller's caller (the code that baked a value)."""
+        warnings.warn(TracerWarning(message), stacklevel=stacklevel)
 
     # -- recording operators
 
-    def record(self, op: Any, bound: list[Any]) -> Any:
+    def record(self, binding: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """The trace hook: run the operator, then record it."""
+        op = binding.op
         previous = dispatch.TRACE_HOOK[0]
         dispatch.TRACE_HOOK[0] = None
+        self.depth += 1
         try:
+            raw = binding.sources(args, kwargs)
+            bound = binding.bind(args, kwargs)
             result = op.impl(*bound)
         finally:
+            self.depth -= 1
             dispatch.TRACE_HOOK[0] = previous
         schema = op.schema
-        g = self.graph
         inputs = []
         for i, arg in enumerate(bound):
-            formal = schema.arguments[i] if i < len(schema.arguments) else None
-            inputs.append(self.value_of(arg, formal.type if formal is not None else None))
+            formal = schema.arguments[i].type if i < len(schema.arguments) else None
+            inputs.append(self.value_for(raw[i] if i < len(raw) else arg, arg, formal))
+        self.emit(op, inputs, result)
+        return result
+
+    def emit(self, op: Any, inputs: list[Value], result: Any) -> Any:
+        """Append a node of operator `op` whose outputs are the runtime values `result`."""
+        schema = op.schema
+        g = self.graph
         node = g.create(schema.name, inputs, 0)
         node.schema_cache = op
         g.insert_node(node)
@@ -133,6 +208,58 @@ class TracingState:
         for r, formal in zip(results, schema.returns, strict=False):
             out = node.add_output(_runtime_type(r, formal.type))
             self._map_output(r, out)
+        return node
+
+    def value_for(self, raw: Any, converted: Any, expected: Type | None) -> Value:
+        """The IR value of an argument that dispatch converted from `raw` to `converted`.
+
+        Where a tensor was passed for a number (a size tensor for an int, as in
+        `x.view(x.size(0), -1)`), the conversion is recorded (`aten::Int`, `aten::Float`,
+        `aten::Bool`, or `aten::ScalarImplicit` for a Scalar), so the value keeps flowing
+        from the inputs; lists are rebuilt element by element.
+        """
+        target = expected.element if isinstance(expected, OptionalType) else expected
+        if isinstance(raw, ts_runtime.Tensor) and isinstance(converted, (bool, int, float)):
+            key = _NUMBER_CONVERSIONS.get(type(target), _NUMBER_CONVERSIONS[type(converted)])
+            return self.emit(registry.get(key), [self.value_of(raw)], None).output()
+        if isinstance(converted, list) and converted and isinstance(target, ListType):
+            element = target.element
+            items: list[Any] | None = None
+            if isinstance(raw, (list, tuple)) and len(raw) == len(converted):
+                if any(
+                    isinstance(r, ts_runtime.Tensor) and not isinstance(c, ts_runtime.Tensor)
+                    for r, c in zip(raw, converted, strict=True)
+                ):
+                    items = [
+                        self.value_for(r, c, element) for r, c in zip(raw, converted, strict=True)
+                    ]
+            elif isinstance(raw, ts_runtime.Tensor) and not isinstance(
+                converted[0], ts_runtime.Tensor
+            ):
+                # one int given for a list (`x.view(n)`): repeated as the list's elements
+                items = [self.value_for(raw, converted[0], element)] * len(converted)
+            if items is not None:
+                g = self.graph
+                return g.insert_node(g.create_list(element, items)).output()
+        return self.value_of(converted, expected)
+
+    # -- sizes
+
+    def size_of(self, tensor: Any, dim: int) -> Any:
+        """`tensor.size(dim)` as PyTorch traces it: `aten::size` then `prim::NumToTensor`."""
+        n = tensor._data.shape[_normalize_dim(dim, tensor._data.ndim)]
+        g = self.graph
+        dim_value = g.insert_constant(dim)
+        size = self.emit(registry.get("aten::size.int"), [self.value_of(tensor), dim_value], None)
+        return self._number_tensor(size.output(), n)
+
+    def numel_of(self, tensor: Any) -> Any:
+        numel = self.emit(registry.get("aten::numel"), [self.value_of(tensor)], None)
+        return self._number_tensor(numel.output(), int(tensor._data.size))
+
+    def _number_tensor(self, number: Value, n: int) -> Any:
+        result = ts_runtime.from_numpy(np.array(n, dtype=np.int64))
+        self.emit(registry.get("prim::NumToTensor.Scalar"), [number], result)
         return result
 
     def _map_output(self, r: Any, out: Value) -> None:
@@ -183,6 +310,28 @@ class TracingState:
         return result
 
 
+_NUMBER_CONVERSIONS: dict[type, str] = {
+    IntType: "aten::Int.Tensor",
+    FloatType: "aten::Float.Tensor",
+    BoolType: "aten::Bool.Tensor",
+    NumberType: "aten::ScalarImplicit",
+    int: "aten::Int.Tensor",
+    float: "aten::Float.Tensor",
+    bool: "aten::Bool.Tensor",
+}
+
+
+def _normalize_dim(dim: int, ndim: int) -> int:
+    if not -ndim <= dim < max(ndim, 1):
+        from ts_runtime.tensor import DimensionError
+
+        raise DimensionError(
+            f"Dimension out of range (expected to be in range of [{-ndim}, {ndim - 1}], "
+            f"but got {dim})"
+        )
+    return dim + ndim if dim < 0 else dim
+
+
 def _runtime_type(value: Any, declared: Type) -> Type:
     if isinstance(value, ts_runtime.Tensor):
         return TensorType.get()
@@ -191,45 +340,146 @@ def _runtime_type(value: Any, declared: Type) -> Type:
     return declared
 
 
-# -- warnings for values that leave the trace
+# -- warnings for values that leave the trace, and traced sizes
 
 
-_CONVERSIONS = ("item", "tolist", "__int__", "__float__", "__bool__", "__index__")
+#: the conversions of a tensor to a Python value, and what PyTorch's warning calls the value
+_CONVERSIONS = {
+    "__bool__": "Python boolean",
+    "__int__": "Python integer",
+    "__float__": "Python float",
+    "__complex__": "Python complex",
+    "item": "Python number",
+    "tolist": "Python list",
+    "numpy": "NumPy array",
+    "__array__": "NumPy array",
+    # PyTorch does not warn for an index (`range(n)`, `lst[n]`): its value is baked in silently
+    "__index__": None,
+}
+
+
+def _user_state() -> TracingState | None:
+    """The tracing state, when the code running is the user's (not the library's)."""
+    state = current_tracing_state()
+    return state if state is not None and state.user_level else None
+
+
+def _library(state: TracingState) -> Any:
+    """Run the wrapped original as the library: no warnings, no traced sizes inside."""
+
+    class _Depth:
+        def __enter__(self) -> None:
+            state.depth += 1
+
+        def __exit__(self, *exc: Any) -> None:
+            state.depth -= 1
+
+    return _Depth()
 
 
 def _warning_wrapper(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    what = _CONVERSIONS[name]
+
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
-        state = current_tracing_state()
-        if state is not None and state.is_traced(self) and state.depth == 0:
-            state.warn(
-                f"Converting a tensor to a Python value ({name}) might cause the trace to be "
-                "incorrect: the value is recorded as a constant and will not change with the "
-                "inputs"
-            )
-            state.depth += 1
-            try:
-                return original(self, *args, **kwargs)
-            finally:
-                state.depth -= 1
-        return original(self, *args, **kwargs)
+        state = _user_state()
+        if state is None:
+            return original(self, *args, **kwargs)
+        if what is not None:
+            state.warn(_PYTHON_VALUE.format(what))
+        with _library(state):
+            return original(self, *args, **kwargs)
 
     return wrapper
 
 
+def _traced_size(original: Callable[..., Any]) -> Callable[..., Any]:
+    def size(self: Any, dim: int | None = None) -> Any:
+        state = _user_state()
+        if state is None:
+            return original(self, dim)
+        if dim is None:
+            return ts_runtime.Size(state.size_of(self, d) for d in range(self._data.ndim))
+        if self._data.ndim == 0:
+            return original(self, dim)  # the error PyTorch gives
+        return state.size_of(self, dim)
+
+    return size
+
+
+def _traced_shape(original: Any) -> property:
+    def shape(self: Any) -> Any:
+        state = _user_state()
+        if state is None:
+            return original.fget(self)
+        return ts_runtime.Size(state.size_of(self, d) for d in range(self._data.ndim))
+
+    return property(shape)
+
+
+def _traced_numel(original: Callable[..., Any]) -> Callable[..., Any]:
+    def numel(self: Any) -> Any:
+        state = _user_state()
+        return original(self) if state is None else state.numel_of(self)
+
+    return numel
+
+
+def _traced_len(original: Callable[..., Any]) -> Callable[..., Any]:
+    def length(self: Any) -> int:
+        state = _user_state()
+        if state is not None and self._data.ndim > 0:
+            state.warn(_LEN_WARNING)
+        return original(self)
+
+    return length
+
+
+def _traced_iter(original: Callable[..., Any]) -> Callable[..., Any]:
+    def iterate(self: Any) -> Any:
+        state = _user_state()
+        if state is not None and self._data.ndim > 0:
+            state.warn(_ITER_WARNING)
+        return original(self)
+
+    return iterate
+
+
+def _tensor_from_data() -> None:
+    """`torch.tensor(...)` was called (`ts_runtime.tensor.TENSOR_FROM_DATA_HOOK`)."""
+    state = _user_state()
+    if state is not None:
+        # attributed to the caller of `tensor(...)`: this hook, then tensor(), then it
+        state.warn(_TENSOR_WARNING, stacklevel=4)
+
+
 def _index_steps(self: Any, index: Any) -> Any:
-    """`self[index]` as recorded operators (as the script frontend lowers it), or None."""
+    """`self[index]` as recorded operators (as PyTorch's tracer records it), or None.
+
+    Integers (and 0-dim integer tensors) select, slices slice, None unsqueezes, and
+    integer tensors index together at the end (`aten::index`). `...` stands for the
+    dimensions no other index names, counted on this tensor: the dimensions after it are
+    recorded by position, as PyTorch records them. Boolean indices are left to the
+    untraced path.
+    """
     items = index if isinstance(index, tuple) else (index,)
     if sum(1 for i in items if i is Ellipsis) > 1:
         return None
-    split = next((k for k, i in enumerate(items) if i is Ellipsis), len(items))
+    if any(
+        isinstance(i, bool) or (isinstance(i, ts_runtime.Tensor) and i._data.dtype.kind == "b")
+        for i in items
+    ):
+        return None
+    named = sum(1 for i in items if i is not None and i is not Ellipsis)
     x = self
     tensors: list[Any] = []
     dim = 0
     call = dispatch.call
-    for item in items[:split]:
-        if isinstance(item, bool):
-            return None
-        if isinstance(item, int):
+    for item in items:
+        if item is Ellipsis:
+            skipped = max(self._data.ndim - named, 0)
+            tensors.extend([None] * skipped)
+            dim += skipped
+        elif isinstance(item, int) or _is_index_tensor(item):
             x = call("aten::select", x, dim, item)
         elif isinstance(item, slice):
             x = call(
@@ -246,22 +496,6 @@ def _index_steps(self: Any, index: Any) -> Any:
             dim += 1
         else:
             return None
-    dim = -1
-    for item in reversed(items[split + 1 :]):
-        if isinstance(item, bool) or isinstance(item, ts_runtime.Tensor):
-            return None
-        if isinstance(item, int):
-            x = call("aten::select", x, dim, item)
-        elif isinstance(item, slice):
-            x = call(
-                "aten::slice", x, dim, item.start, item.stop, 1 if item.step is None else item.step
-            )
-            dim -= 1
-        elif item is None:
-            x = call("aten::unsqueeze", x, dim if dim == -1 else dim + 1)
-            dim -= 1
-        else:
-            return None
     while tensors and tensors[-1] is None:
         tensors.pop()
     if tensors:
@@ -271,9 +505,18 @@ def _index_steps(self: Any, index: Any) -> Any:
     return x
 
 
+def _is_index_tensor(item: Any) -> bool:
+    """A 0-dim integer tensor (a traced size, say): PyTorch's tracer selects with it."""
+    return (
+        isinstance(item, ts_runtime.Tensor)
+        and item._data.ndim == 0
+        and item._data.dtype.kind in "iu"
+    )
+
+
 def _traced_getitem(original: Callable[..., Any]) -> Callable[..., Any]:
     def getitem(self: Any, index: Any) -> Any:
-        state = current_tracing_state()
+        state = _user_state()
         if state is not None:
             result = _index_steps(self, index)
             if result is not None:
@@ -287,7 +530,7 @@ def _traced_setitem(original: Callable[..., Any]) -> Callable[..., Any]:
     """`x[i] = v` on a traced tensor: recorded as a copy (or fill) into the view `x[i]`."""
 
     def setitem(self: Any, index: Any, value: Any) -> None:
-        state = current_tracing_state()
+        state = _user_state()
         items = index if isinstance(index, tuple) else (index,)
         advanced = any(isinstance(i, (ts_runtime.Tensor, list)) for i in items)
         if state is None or not state.is_traced(self) or advanced:
@@ -317,13 +560,23 @@ class _Patched:
         self._lock.acquire()
         cls = ts_runtime.Tensor
         for name in _CONVERSIONS:
-            original = getattr(cls, name, None)
+            original = cls.__dict__.get(name)
             if original is not None:
                 self.saved[name] = original
                 setattr(cls, name, _warning_wrapper(name, original))
-        for name, wrap in (("__setitem__", _traced_setitem), ("__getitem__", _traced_getitem)):
-            self.saved[name] = getattr(cls, name)
+        for name, wrap in (
+            ("__setitem__", _traced_setitem),
+            ("__getitem__", _traced_getitem),
+            ("size", _traced_size),
+            ("shape", _traced_shape),
+            ("numel", _traced_numel),
+            ("__len__", _traced_len),
+            ("__iter__", _traced_iter),
+        ):
+            self.saved[name] = cls.__dict__[name]
             setattr(cls, name, wrap(self.saved[name]))
+        self.saved_tensor_hook = tensor_module.TENSOR_FROM_DATA_HOOK[0]
+        tensor_module.TENSOR_FROM_DATA_HOOK[0] = _tensor_from_data
         self.previous_hook = dispatch.TRACE_HOOK[0]
         dispatch.TRACE_HOOK[0] = self.state.record
         _STATE.state = self.state
@@ -332,6 +585,7 @@ class _Patched:
     def __exit__(self, *exc: Any) -> None:
         dispatch.TRACE_HOOK[0] = self.previous_hook
         _STATE.state = None
+        tensor_module.TENSOR_FROM_DATA_HOOK[0] = self.saved_tensor_hook
         cls = ts_runtime.Tensor
         for name, original in self.saved.items():
             setattr(cls, name, original)
@@ -378,7 +632,9 @@ def _bind_input(state: TracingState, value: Any, v: Value) -> None:
 
 def _output_value(state: TracingState, result: Any) -> Value:
     g = state.graph
-    if isinstance(result, ts_runtime.Size):
+    if isinstance(result, ts_runtime.Size) and not any(
+        isinstance(r, ts_runtime.Tensor) for r in result
+    ):
         return state.value_of(list(result))
     if isinstance(result, tuple):
         items = [_output_value(state, r) for r in result]

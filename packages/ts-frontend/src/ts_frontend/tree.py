@@ -401,3 +401,13 @@ class UnsupportedExpr(Expr):
     __slots__ = ("what",)
     fields = ("what",)
     what: str
+
+
+def dotted_name(e: Expr) -> str | None:
+    """`a.b.c` for a name or a chain of attributes of a name, else None."""
+    if isinstance(e, Name):
+        return e.id
+    if isinstance(e, Attribute):
+        base = dotted_name(e.value)
+        return None if base is None else f"{base}.{e.name}"
+    return None

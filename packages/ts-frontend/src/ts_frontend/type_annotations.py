@@ -9,6 +9,7 @@ The same rules turn Python objects (class annotations of modules) into types.
 
 from __future__ import annotations
 
+import re
 import typing
 from typing import Any
 
@@ -23,12 +24,14 @@ from ts_ir import (
     DictType,
     FloatType,
     FutureType,
+    GeneratorType,
     IntType,
     ListType,
     NoneType,
     NumberType,
     OptionalType,
     SourceRange,
+    StreamType,
     StringType,
     TensorType,
     TupleType,
@@ -52,6 +55,8 @@ _BY_NAME: dict[str, Type] = {
     "Any": AnyType.get(),
     "device": DeviceType.get(),
     "number": NumberType.get(),
+    "dtype": IntType.get(),
+    "Generator": GeneratorType.get(),
 }
 _GENERIC_NAMES = {
     "List": "list",
@@ -75,6 +80,9 @@ _GENERIC_OBJECTS: dict[Any, str] = {
 }
 for _name in ("List", "Dict", "Tuple"):  # the typing aliases of list, dict and tuple
     _GENERIC_OBJECTS[getattr(typing, _name)] = _name.lower()
+
+
+_BROADCASTING_LIST = re.compile(r"BroadcastingList(\d)")
 
 
 class FinalType:
@@ -115,6 +123,9 @@ def type_from_python(obj: Any) -> Type | None:
             return TensorType.get()
         if obj is Device or obj.__name__ == "device":
             return DeviceType.get()
+    runtime = _runtime_type(obj)
+    if runtime is not None:
+        return runtime
     if isinstance(obj, str):
         return _BY_NAME.get(obj)
     origin = typing.get_origin(obj)
@@ -134,6 +145,29 @@ def type_from_python(obj: Any) -> Type | None:
             return None
         return UnionType.create(args)  # type: ignore[arg-type]
     return None
+
+
+#: classes (and the `Generator` factory) of the torch namespace that name TorchScript types:
+#: a dtype, layout or memory format is an int in compiled code, a `Size` a list of ints
+_RUNTIME_TYPES: dict[str, Type] = {
+    "dtype": IntType.get(),
+    "layout": IntType.get(),
+    "memory_format": IntType.get(),
+    "qscheme": IntType.get(),
+    "Size": ListType(IntType.get()),
+    "Generator": GeneratorType.get(),
+    "Stream": StreamType.get(),
+}
+_RUNTIME_MODULES = ("ts_runtime", "tsjit", "torch")
+
+
+def _runtime_type(obj: Any) -> Type | None:
+    if not callable(obj):
+        return None
+    module = (getattr(obj, "__module__", None) or "").partition(".")[0]
+    if module not in _RUNTIME_MODULES:
+        return None
+    return _RUNTIME_TYPES.get(getattr(obj, "__name__", ""))
 
 
 def _make_generic(kind: str | None, args: list[Type]) -> Type | None:
@@ -176,6 +210,43 @@ class TypeReader:
         if isinstance(result, FinalType):
             return result.inner, True
         return result, False
+
+    def broadcast_size(self, expr: t.Expr) -> int | None:
+        """N of a parameter annotated `BroadcastingListN[T]` (or `Optional` of one): its schema
+        type is `T[N]`, which also accepts a single `T`, as TorchScript reads `nn.functional`'s
+        `kernel_size: BroadcastingList2[int]`."""
+        if isinstance(expr, t.Str):
+            from .parser import parse_expression
+
+            expr = parse_expression(expr.range.source, expr.range.start + 1, expr.range.end - 1)
+        if isinstance(expr, t.BinOp) and expr.op == "|":
+            return self.broadcast_size(expr.left) or self.broadcast_size(expr.right)
+        if not isinstance(expr, t.Subscript):
+            return None
+        size = self._broadcast_size(expr)
+        if size is not None:
+            return size
+        kind = _GENERIC_NAMES.get(self._spelling(expr.value) or "")
+        obj = self._lookup(expr.value)
+        if obj is not MISSING:
+            kind = _generic_of(obj) or kind
+        if kind in ("optional", "union"):
+            for index in expr.indices:
+                size = self.broadcast_size(index)
+                if size is not None:
+                    return size
+        return None
+
+    def _broadcast_size(self, expr: t.Subscript) -> int | None:
+        obj = self._lookup(expr.value)
+        names = [self._spelling(expr.value) or ""]
+        if obj is not MISSING:
+            names.append(getattr(obj, "__name__", "") or type(obj).__name__)
+        for name in names:
+            match = _BROADCASTING_LIST.fullmatch(name or "")
+            if match:
+                return int(match.group(1))
+        return None
 
     def _error(self, expr: t.Expr, what: str | None = None) -> FrontendTypeError:
         text = expr.range.text()
@@ -229,6 +300,11 @@ class TypeReader:
             raise self._error(expr)
         if isinstance(expr, t.Subscript):
             obj = self._lookup(expr.value)
+            if self._broadcast_size(expr) is not None:
+                # `BroadcastingList2[int]`: a list of ints (a single int is broadcast to it)
+                if len(expr.indices) != 1:
+                    raise self._error(expr, "a broadcasting list takes one element type")
+                return ListType(self.read(expr.indices[0]))
             kind = _generic_of(obj) if obj is not MISSING else None
             if kind is None:
                 kind = _GENERIC_NAMES.get(self._spelling(expr.value) or "")

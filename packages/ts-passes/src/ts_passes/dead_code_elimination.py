@@ -66,15 +66,28 @@ class _DeadCodeEliminator:
         return schema is not None and schema.is_mutable
 
     def mark_node(self, node: Node) -> bool:
+        """Mark `node` live with its inputs, and every node enclosing it with theirs.
+
+        An enclosing `prim::If` or `prim::Loop` must be marked as a whole: its
+        condition, trip count and carried inputs decide whether `node` runs, so
+        they are live too (as `mark` in TorchScript's DCE). Here the append is
+        live only because `%xs` is returned; that makes the `prim::If` live, so
+        `%c`, and through it the `aten::len` reading `%ys`, are live as well:
+
+            %c : bool = aten::gt(aten::len(%ys), %k)
+             = prim::If(%c)
+              block0():
+                %1 : int[] = aten::append(%xs, %v)
+        """
         if node in self.marked:
             return False
         self.marked.add(node)
-        outer = node.owning_block.owning_node if node.owning_block is not None else None
-        while outer is not None:
-            self.marked.add(outer)
-            outer = outer.owning_block.owning_node if outer.owning_block is not None else None
         for v in node.inputs:
             self._make_live(v)
+        block = node.owning_block
+        outer = block.owning_node if block is not None else None
+        if outer is not None:
+            self.mark_node(outer)
         return True
 
     def mark_return(self, ret: Node) -> None:

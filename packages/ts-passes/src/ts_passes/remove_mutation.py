@@ -165,9 +165,9 @@ class _MutationRemover:
         t = x.type
         if not isinstance(t, TensorType) or t.scalar_type is None:
             return True
-        from .shape_rules import ShapeArgs, shape_rules
+        from .shape_rules import ShapeArgs, rule_for
 
-        rule = shape_rules.lookup(new)
+        rule = rule_for(new)
         if rule is None:
             return True
         try:

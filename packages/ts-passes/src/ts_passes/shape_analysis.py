@@ -3,12 +3,23 @@
     propagate_shapes(graph) -> bool
 
 Tensor outputs get dtype, device, requires_grad and rank (sizes and strides
-too where every tensor input is complete) from the operator's rule in
-`shape_rules.shape_rules`; tuples, lists, `prim::If` (the branches' types
+too where the inputs tell them) from the operator's rule
+(`shape_rules.rule_for`); tuples, lists, `prim::If` (the branches' types
 unified) and `prim::Loop` (carried types unified with the body's outputs
 until they stop changing) carry types through. A type is only ever replaced
 by a subtype of the type the value was declared with, so schema matching
-never breaks. O(nodes), loops a few times over.
+never breaks.
+
+List types are invariant, so a `Tensor[]` value keeps its type; the element
+type its producer's rule gives (`chunk`, `split`, `where(cond)`, a
+`prim::ListConstruct` of typed tensors) is remembered for the
+`prim::ListUnpack` and `aten::__getitem__` that read it:
+
+    %parts : Tensor[] = aten::chunk(%x, 2, 0)          # x : Float(4, 6)
+    %a : Tensor, %b : Tensor = prim::ListUnpack(%parts)
+      -->  %a : Float(*, *), %b : Float(*, *)
+
+O(nodes), loops a few times over.
 """
 
 from __future__ import annotations
@@ -18,6 +29,7 @@ from ts_ir import (
     Graph,
     ListType,
     Node,
+    Symbol,
     TensorType,
     TupleType,
     Type,
@@ -28,18 +40,20 @@ from ts_ir import (
 )
 
 from .jit_log import PassLogger
-from .shape_rules import ShapeArgs, make_tensor, shape_rules
+from .shape_rules import ShapeArgs, make_tensor, rule_for
 
 log = PassLogger(__name__)
 
 _MAX_LOOP_ITERATIONS = 4
+_GETITEM = Symbol("aten::__getitem__")
 
 
 class _Propagator:
-    __slots__ = ("changed", "declared")
+    __slots__ = ("changed", "declared", "elements")
 
     def __init__(self) -> None:
         self.declared: dict[Value, Type] = {}
+        self.elements: dict[Value, TensorType] = {}
         self.changed = False
 
     def set_type(self, v: Value, new: Type | None) -> None:
@@ -80,6 +94,8 @@ class _Propagator:
                     self.set_type(node.output(), t.elements[i])
         elif kind is prim.ListUnpack:
             self.list_unpack(node)
+        elif kind is prim.ListConstruct:
+            self.list_construct(node)
         elif kind in (prim.ConstantChunk, prim.BroadcastingChunk):
             self.chunk(node)
         elif kind is prim.unchecked_cast:
@@ -90,7 +106,10 @@ class _Propagator:
             self.operator(node)
 
     def operator(self, node: Node) -> None:
-        rule = shape_rules.lookup(node)
+        if node.kind is _GETITEM and node.inputs[0] in self.elements:
+            self.set_type(node.output(), self.elements[node.inputs[0]])
+            return
+        rule = rule_for(node)
         if rule is None:
             return
         try:
@@ -102,26 +121,29 @@ class _Propagator:
             return
         types = result if isinstance(result, list) else [result]
         for out, t in zip(node.outputs, types, strict=False):
-            if t is not None:
+            if isinstance(t, ListType) and isinstance(out.type, ListType):
+                if isinstance(t.element, TensorType):
+                    self.elements[out] = t.element
+            elif t is not None:
                 self.set_type(out, t)
 
+    def list_construct(self, node: Node) -> None:
+        types = [v.type for v in node.inputs]
+        if types and all(isinstance(t, TensorType) for t in types):
+            element = types[0]
+            for t in types[1:]:
+                merged = unify_types(element, t)
+                if not isinstance(merged, TensorType):
+                    return
+                element = merged
+            self.elements[node.output()] = element  # type: ignore[assignment]
+
     def list_unpack(self, node: Node) -> None:
-        source = node.input()
-        producer = source.node
-        base = producer.inputs[0].type if producer.inputs else None
-        if not isinstance(base, TensorType):
-            return
-        if producer.kind in ("aten::chunk", "aten::split", "aten::tensor_split"):
-            t = make_tensor(base.scalar_type, base.device, base.dim(), [base])
-        elif producer.kind == "aten::unbind":
-            rank = base.dim()
-            t = make_tensor(
-                base.scalar_type, base.device, None if rank is None else rank - 1, [base]
-            )
-        else:
+        element = self.elements.get(node.input())
+        if element is None:
             return
         for out in node.outputs:
-            self.set_type(out, t)
+            self.set_type(out, element)
 
     def chunk(self, node: Node) -> None:
         n_in = len(node.inputs)

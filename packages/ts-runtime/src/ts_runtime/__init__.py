@@ -19,7 +19,7 @@ from typing import Any
 from ts_ir import Device as device
 from ts_schema import registry as _registry
 
-from . import autograd, nn, ops
+from . import autograd, fft, linalg, nn, ops, special
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .dtypes import (
     bfloat16,
@@ -114,6 +114,7 @@ __all__ = [
     "double",
     "dtype",
     "enable_grad",
+    "fft",
     "finfo",
     "float",
     "float16",
@@ -133,6 +134,7 @@ __all__ = [
     "int32",
     "int64",
     "is_grad_enabled",
+    "linalg",
     "long",
     "nn",
     "no_grad",
@@ -141,6 +143,7 @@ __all__ = [
     "set_fuser",
     "set_grad_enabled",
     "short",
+    "special",
     "tensor",
     "uint8",
     "wait",

@@ -542,10 +542,18 @@ def _tensors_to_lists(data: Any) -> Any:
     return data
 
 
+#: Set by the tracer while it traces: called on each `tensor(...)`, whose result the trace
+#: can only hold as a constant (PyTorch warns there too).
+TENSOR_FROM_DATA_HOOK: list[Any] = [None]
+
+
 def tensor(
     data: Any, *, dtype: int | None = None, device: Any = None, requires_grad: bool = False
 ) -> Tensor:
     """A new tensor holding a copy of `data`, with dtype inferred as torch.tensor does."""
+    hook = TENSOR_FROM_DATA_HOOK[0]
+    if hook is not None:
+        hook()
     target = None if device is None else devices.as_device(device)
     if target is not None and target.type != "cpu":
         if isinstance(data, Tensor):

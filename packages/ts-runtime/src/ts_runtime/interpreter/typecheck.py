@@ -12,6 +12,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ts_ir import (
+    AnyClassType,
+    AnyListType,
+    AnyTupleType,
     AnyType,
     BoolType,
     ClassType,
@@ -82,6 +85,12 @@ def matches(value: Any, t: Type) -> bool:
         return isinstance(vt, ClassType) and vt.qualified_name == t.qualified_name
     if isinstance(t, AnyType):
         return True
+    if isinstance(t, AnyListType):  # `isinstance(x, list)`
+        return isinstance(value, list)
+    if isinstance(t, AnyTupleType):
+        return isinstance(value, tuple)
+    if isinstance(t, AnyClassType):
+        return isinstance(getattr(value, "_type", None), ClassType)
     return False
 
 

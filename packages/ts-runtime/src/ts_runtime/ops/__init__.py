@@ -6,6 +6,8 @@ One module per family of operators; `dispatch` holds the machinery
 
 from . import (  # noqa: F401
     array_kernels,
+    attention,
+    counting,
     creation,
     dicts,
     dispatch,
@@ -16,14 +18,20 @@ from . import (  # noqa: F401
     losses,
     math_ops,
     nn_functional,
+    out_variants,
     pointwise,
     prims,
     random,
     reduction,
     scalars,
     shape,
+    special,
     strings,
+    ternary,
 )
+
+# last: every kernel above gets its `out=` overloads
+out_variants.register_all()
 
 #: Eager functions whose Python signature differs from their operator's schema:
 #: factories taking `requires_grad`, `einsum` and `meshgrid` taking tensors as arguments.

@@ -15,11 +15,18 @@ from typing import Any
 
 import numpy as np
 from ts_ir import FloatType, IntType, TensorType, constant_value
+from ts_schema import registry
 
 from ..dtypes import UnsupportedDtypeError, numpy_dtype
 from .dispatch import ARRAY_KERNELS, ArrayKernel
 from .linalg import gemm
 from .pointwise import FLOAT_UNARY, SAME_DTYPE_UNARY
+
+
+def _register(key: str, selector: Callable[..., ArrayKernel | None]) -> None:
+    """Register for one overload: a key without an overload name means that exact schema
+    (`aten::exp`), never every overload of the name (`aten::exp.out` writes into `out`)."""
+    ARRAY_KERNELS.register(str(registry.get(key).schema), selector)
 
 
 def _array_info(v: Any) -> tuple[np.dtype, int] | None:
@@ -87,7 +94,7 @@ for _keys, _ufunc, _options in (
     (("aten::ge.Tensor", "aten::ge.Scalar"), np.greater_equal, {}),
 ):
     for _key in _keys:
-        ARRAY_KERNELS.register(_key, _binary_selector(_ufunc, **_options))
+        _register(_key, _binary_selector(_ufunc, **_options))
 
 
 def _unary_selector(
@@ -103,9 +110,9 @@ def _unary_selector(
 
 
 for _name, _fn in FLOAT_UNARY.items():
-    ARRAY_KERNELS.register(f"aten::{_name}", _unary_selector(_fn, floats_only=True))
+    _register(f"aten::{_name}", _unary_selector(_fn, floats_only=True))
 for _name, _fn in SAME_DTYPE_UNARY.items():
-    ARRAY_KERNELS.register(f"aten::{_name}", _unary_selector(_fn, floats_only=False))
+    _register(f"aten::{_name}", _unary_selector(_fn, floats_only=False))
 
 _ZEROS: dict[np.dtype, np.ndarray] = {}
 
@@ -117,7 +124,7 @@ def _relu_array(a: np.ndarray) -> np.ndarray:
     return np.maximum(a, zero)
 
 
-ARRAY_KERNELS.register("aten::relu", _unary_selector(_relu_array, floats_only=False))
+_register("aten::relu", _unary_selector(_relu_array, floats_only=False))
 
 
 def _select_where(node: Any) -> ArrayKernel | None:
@@ -129,7 +136,7 @@ def _select_where(node: Any) -> ArrayKernel | None:
     return ArrayKernel(np.where, (0, 1, 2), (0, 1, 2), broadcasts=True)
 
 
-ARRAY_KERNELS.register("aten::where.self", _select_where)
+_register("aten::where.self", _select_where)
 
 
 def _select_mm(node: Any) -> ArrayKernel | None:
@@ -139,4 +146,4 @@ def _select_mm(node: Any) -> ArrayKernel | None:
     return ArrayKernel(gemm, (0, 1), (0, 1), broadcasts=True)
 
 
-ARRAY_KERNELS.register("aten::mm", _select_mm)
+_register("aten::mm", _select_mm)

@@ -217,12 +217,21 @@ def implements(
         for key in keys:
             op = registry.get(key)
             registry.implement(key, _make_wrapper(op, kernel) if autograd else kernel)
+            _IMPLEMENTED_NAMES.add(op.qualified_name)
             if expr is not None:
                 # by full schema: a bare "aten::add" key would mean every overload
                 INLINE.register(str(op.schema), expr)
         return kernel
 
     return decorate
+
+
+_IMPLEMENTED_NAMES: set[str] = set()
+
+
+def implemented_names() -> set[str]:
+    """The qualified names (`aten::add`) that `implements` gave a kernel to some overload of."""
+    return set(_IMPLEMENTED_NAMES)
 
 
 def implement_factory(*keys: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -488,9 +497,9 @@ def _convert(value: Any, arg: Any, allow: bool) -> tuple[bool, Conversion]:
     """
     formal = arg.type
     target = formal.element if isinstance(formal, OptionalType) else formal
-    if type(value) is int and _is_scalar_type(arg.real_type):
-        # eager code names dtypes by `tsjit.float32` (an int subclass); a plain int is a
-        # size or an index, so `x.view(6)` is not `x.view(dtype=6)`
+    if (type(value) is int or isinstance(value, Tensor)) and _is_scalar_type(arg.real_type):
+        # eager code names dtypes by `tsjit.float32` (an int subclass); a plain int (or a
+        # one-element tensor) is a size or an index, so `x.view(6)` is not `x.view(dtype=6)`
         return False, None
     actual = ir_type_of(value)
     if (
@@ -516,6 +525,19 @@ def _convert(value: Any, arg: Any, allow: bool) -> tuple[bool, Conversion]:
     ):
         # as PyTorch's argument parser: `x.view(6)`, `torch.zeros(3)`
         return True, _singleton
+    if isinstance(target, ListType) and isinstance(target.element, IntType) and _is_int_like(value):
+        # a one-element integer tensor for a list of ints: `x.view(x.numel())` while tracing
+        return True, _int_singleton
+    if (
+        isinstance(target, ListType)
+        and isinstance(target.element, IntType)
+        and isinstance(value, (list, tuple))
+        and value
+        and all(_is_int_like(v) for v in value)
+    ):
+        # as PyTorch's argument parser: elements may be one-element integer tensors
+        # (`x.view(x.size(0), -1)` while tracing, where sizes are 0-dim tensors)
+        return True, _int_list
     if isinstance(target, FloatType) and isinstance(actual, (IntType, BoolType)):
         return True, float
     if isinstance(target, IntType) and isinstance(actual, BoolType):
@@ -538,6 +560,21 @@ def _convert(value: Any, arg: Any, allow: bool) -> tuple[bool, Conversion]:
 
 def _singleton(v: Any) -> list[Any]:
     return [v]
+
+
+def _is_int_like(v: Any) -> bool:
+    """An int, or a one-element integer tensor (which PyTorch accepts where an int goes)."""
+    if isinstance(v, Tensor):
+        return v._data.size == 1 and v._data.dtype.kind in "iu"
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int_list(values: Any) -> list[int]:
+    return [int(v) for v in values]
+
+
+def _int_singleton(value: Any) -> list[int]:
+    return [int(value)]
 
 
 def _is_scalar_type(t: Type) -> bool:
@@ -591,6 +628,21 @@ class _Binding:
             out.append(v if conv is None else conv(v))
         return out
 
+    def sources(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        """Per schema argument, the value the caller gave, before conversion (the tracer
+        records conversions of traced values, such as a size tensor passed as an int)."""
+        out = []
+        for source, key, _ in self.plan:
+            if source == 0:
+                out.append(args[key])
+            elif source == 1:
+                out.append(kwargs[key])
+            elif source == 2:
+                out.append(key)
+            else:
+                out.append(args[key:])
+        return out
+
 
 def _try_bind(
     op: Operator, args: tuple[Any, ...], kwargs: dict[str, Any], allow: bool
@@ -600,11 +652,12 @@ def _try_bind(
     pack_from = None
     if len(args) > n_positional:
         last = formals[n_positional - 1] if n_positional else None
+        packed = args[n_positional - 1 :]
         if (
             last is not None
             and isinstance(last.type, ListType)
             and isinstance(last.type.element, IntType)
-            and all(isinstance(a, int) for a in args[n_positional - 1 :])
+            and all(isinstance(a, int) or _is_int_like(a) for a in packed)
         ):
             pack_from = n_positional - 1
         else:
@@ -613,7 +666,8 @@ def _try_bind(
     used: set[str] = set()
     for i, formal in enumerate(formals):
         if pack_from is not None and i == pack_from:
-            plan.append((3, i, None))
+            tensors = any(isinstance(a, Tensor) for a in args[i:])
+            plan.append((3, i, _int_list if tensors else None))
             continue
         if i < len(args) and not formal.kwarg_only:
             value, source, key = args[i], 0, i
@@ -642,7 +696,8 @@ def _try_bind(
 
 
 _CACHE: dict[Any, _Binding] = {}
-TRACE_HOOK: list[Callable[[Operator, list[Any]], Any] | None] = [None]
+#: While tracing, `hook(binding, args, kwargs)` runs and records each eager call.
+TRACE_HOOK: list[Callable[[_Binding, tuple[Any, ...], dict[str, Any]], Any] | None] = [None]
 
 
 def resolve(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Binding:
@@ -673,10 +728,10 @@ def resolve(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Bindin
 def call(name: str, *args: Any, **kwargs: Any) -> Any:
     """Call operator `name` (e.g. "aten::add") on Python values, as eager code does."""
     binding = resolve(name, args, kwargs)
-    bound = binding.bind(args, kwargs)
     hook = TRACE_HOOK[0]
     if hook is not None:
-        return hook(binding.op, bound)
+        return hook(binding, args, kwargs)
+    bound = binding.bind(args, kwargs)
     if DEVICES_ACTIVE[0]:
         return device_dispatch(binding.op, binding.impl, bound)
     try:
@@ -793,3 +848,21 @@ def eager_function(name: str, python_name: str | None = None) -> Callable[..., A
         f"Calls the operator {name}; its overloads are listed by `tsjit.schemas({name!r})`."
     )
     return fn
+
+
+def prefixed_functions(prefix: str, module: str) -> Callable[[str], Callable[..., Any]]:
+    """A module `__getattr__` for torch's prefixed namespaces: `special.i0e` is
+    `aten::special_i0e`, `linalg.norm` is `aten::linalg_norm`."""
+    made: dict[str, Callable[..., Any]] = {}
+
+    def getattr_(name: str) -> Callable[..., Any]:
+        fn = made.get(name)
+        if fn is not None:
+            return fn
+        qualified = f"aten::{prefix}{name}"
+        if name.startswith("__") or not registry.has(qualified):
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        fn = made[name] = eager_function(qualified, name)
+        return fn
+
+    return getattr_

@@ -652,6 +652,13 @@ def nonzero(self: Tensor) -> Tensor:
     return result(np.argwhere(self._data).astype(np.int64, copy=False))
 
 
+@implements("aten::where", "aten::nonzero_numpy")
+def nonzero_numpy(condition: Tensor) -> list[Tensor]:
+    """`torch.where(cond)`: one index tensor per dimension (a 0-dim input counts as 1-dim)."""
+    a = condition._data
+    return [result(i.astype(np.int64, copy=False)) for i in np.nonzero(np.atleast_1d(a))]
+
+
 @implements("aten::take")
 def take(self: Tensor, index: Tensor) -> Tensor:
     a = self._data

@@ -1,0 +1,459 @@
+"""Operators added from the coverage ranking, against real PyTorch.
+
+Each case runs the same function on `torch` and on `ts_runtime` (which share
+the API) with tensors made from the same numpy arrays: results must agree in
+dtype, shape and values, errors in their Python class, and `out=` calls in
+the object they return, the out tensor's contents and the warnings given.
+Gradients are compared with PyTorch's, in float64.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+import ts_runtime as ts  # noqa: E402
+from ts_runtime import autograd  # noqa: E402
+
+pytestmark = pytest.mark.oracle
+
+F32, F64, I64, I32, B, U8 = "float32", "float64", "int64", "int32", "bool", "uint8"
+
+
+def _rng(name: str) -> np.random.Generator:
+    return np.random.default_rng([77, *map(ord, name)])
+
+
+def make(rng: np.random.Generator, spec) -> np.ndarray:
+    if isinstance(spec, np.ndarray):
+        return spec
+    shape, dtype = spec
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        return rng.standard_normal(shape).astype(dt)
+    if dt.kind == "b":
+        return rng.random(shape) > 0.5
+    if dt.kind == "u":
+        return rng.integers(0, 6, shape).astype(dt)
+    return rng.integers(-5, 6, shape).astype(dt)
+
+
+def _to(lib, arr):
+    return torch.from_numpy(arr.copy()) if lib is torch else ts.from_numpy(arr.copy())
+
+
+def _dtype_name(t) -> str:
+    return str(t.dtype).split(".")[-1]
+
+
+def compare(ours, theirs, *, rtol=1e-5, atol=1e-6, path="result"):
+    if isinstance(theirs, BaseException):
+        assert isinstance(ours, BaseException), f"{path}: expected {theirs!r}, got {ours!r}"
+        for cls in (IndexError, ValueError, TypeError, RuntimeError):
+            if isinstance(theirs, cls) and not isinstance(theirs, NotImplementedError):
+                assert isinstance(ours, cls), f"{path}: {ours!r} is not a {cls.__name__}"
+        return
+    assert not isinstance(ours, BaseException), f"{path}: raised {ours!r}, expected {theirs!r}"
+    if isinstance(theirs, torch.Tensor):
+        assert isinstance(ours, ts.Tensor), f"{path}: expected a tensor, got {ours!r}"
+        assert _dtype_name(ours) == _dtype_name(theirs), f"{path}: {ours.dtype} != {theirs.dtype}"
+        assert tuple(ours.shape) == tuple(theirs.shape), (
+            f"{path}: shape {tuple(ours.shape)} != {tuple(theirs.shape)}"
+        )
+        a, b = ours.detach().numpy(), theirs.detach().numpy()
+        if b.dtype.kind in "fc":
+            np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, equal_nan=True, err_msg=path)
+        else:
+            np.testing.assert_array_equal(a, b, err_msg=path)
+        return
+    if isinstance(theirs, (tuple, list)):
+        assert isinstance(ours, (tuple, list)) and len(ours) == len(theirs), path
+        for i, (o, t) in enumerate(zip(ours, theirs, strict=True)):
+            compare(o, t, rtol=rtol, atol=atol, path=f"{path}[{i}]")
+        return
+    assert ours == theirs, f"{path}: {ours!r} != {theirs!r}"
+
+
+def _run(lib, fn, arrays):
+    try:
+        return fn(lib, *[_to(lib, a) for a in arrays])
+    except Exception as exc:  # compared by class
+        return exc
+
+
+def run_case(name, fn, specs, **tol):
+    rng = _rng(name)
+    arrays = [make(rng, s) for s in specs]
+    compare(_run(ts, fn, arrays), _run(torch, fn, arrays), **tol)
+
+
+def c(name, fn, *specs, **tol):
+    return pytest.param(name, fn, specs, tol, id=name)
+
+
+NONNEG = np.array([1, 3, 3, 0, 7, 3], dtype=np.int64)
+WEIGHTS = np.array([0.5, 1.0, 2.0, -1.0, 0.25, 3.0], dtype=np.float32)
+BESSEL = np.array([0.0, 1e-3, -0.5, 1.0, -3.0, 12.5, -29.9, 30.0, 30.1, 45.0, -90.0, 700.0])
+
+CASES = [
+    # torch.where(cond): one index tensor per dimension
+    c("where_cond_2d", lambda t, x: t.where(x > 0), ((3, 4), F32)),
+    c("where_cond_int", lambda t, x: t.where(x), ((2, 3, 2), I64)),
+    c("where_cond_bool_1d", lambda t, x: t.where(x), ((7,), B)),
+    c("where_cond_0d", lambda t, x: (t.where(x > 0), t.where(x < -100)), ((), F32)),
+    c("where_cond_empty", lambda t, x: t.where(x), ((0, 3), F32)),
+    c("where_cond_index", lambda t, x: x[tuple(t.where(x > 0))], ((3, 4), F32)),
+    # bincount
+    c("bincount", lambda t, x: t.bincount(x), NONNEG),
+    c(
+        "bincount_minlength",
+        lambda t, x: (t.bincount(x, minlength=10), x.bincount(None, 2)),
+        NONNEG,
+    ),
+    c("bincount_weights_f32", lambda t, x, w: t.bincount(x, w), NONNEG, WEIGHTS),
+    c("bincount_weights_f64", lambda t, x, w: t.bincount(x, w.double()), NONNEG, WEIGHTS),
+    c("bincount_weights_int", lambda t, x: t.bincount(x, weights=x), NONNEG),
+    c(
+        "bincount_empty",
+        lambda t, x: (t.bincount(x), t.bincount(x, minlength=3)),
+        np.zeros(0, np.int64),
+    ),
+    c("bincount_uint8", lambda t, x: t.bincount(x), ((9,), U8)),
+    c("bincount_negative", lambda t, x: t.bincount(x), np.array([1, -1])),
+    c("bincount_2d", lambda t, x: t.bincount(x), np.ones((2, 2), np.int64)),
+    c("bincount_float", lambda t, x: t.bincount(x), ((3,), F32)),
+    c("bincount_bad_weights", lambda t, x: t.bincount(x, x[:2].float()), NONNEG),
+    # addcmul / addcdiv
+    c(
+        "addcmul",
+        lambda t, a, b, d: t.addcmul(a, b, d),
+        ((3, 4), F32),
+        ((3, 4), F32),
+        ((3, 4), F32),
+    ),
+    c(
+        "addcmul_value_broadcast",
+        lambda t, a, b, d: (t.addcmul(a, b, d, value=-0.5), a.addcmul(b, d, value=2)),
+        ((3, 1), F32),
+        ((4,), F32),
+        ((2, 1, 1), F32),
+    ),
+    c(
+        "addcmul_promote",
+        lambda t, a, b, d: (t.addcmul(a, b, d, value=3), t.addcmul(b, a, d)),
+        ((3,), I64),
+        ((3,), F64),
+        ((3,), I32),
+    ),
+    c("addcmul_int_float_value", lambda t, a: t.addcmul(a, a, a, value=2.5), ((4,), I32)),
+    c("addcmul_bool", lambda t, a: t.addcmul(a, a, a), ((4,), B)),
+    c(
+        "addcmul_inplace",
+        lambda t, a, b, d: (a.addcmul_(b, d, value=0.25), a),
+        ((2, 3), F32),
+        ((3,), F32),
+        ((2, 3), F32),
+    ),
+    c("addcmul_inplace_bad_shape", lambda t, a, b: a.addcmul_(b, b), ((3,), F32), ((2, 3), F32)),
+    c("addcmul_inplace_bad_dtype", lambda t, a, b: a.addcmul_(b, b), ((3,), I64), ((3,), F32)),
+    c(
+        "addcdiv",
+        lambda t, a, b, d: (t.addcdiv(a, b, d), t.addcdiv(a, b, d, value=-2)),
+        ((3, 4), F32),
+        ((3, 4), F32),
+        ((4,), F64),
+    ),
+    c("addcdiv_zero", lambda t, a, b: t.addcdiv(a, b, b * 0), ((3,), F32), ((3,), F32)),
+    c("addcdiv_int_operands", lambda t, a, b: t.addcdiv(a, b, b), ((3,), F32), ((3,), I64)),
+    c(
+        "addcdiv_inplace",
+        lambda t, a, b, d: (a.addcdiv_(b, d, value=0.5), a),
+        ((4,), F64),
+        ((4,), F64),
+        ((4,), F64),
+    ),
+    c("addcmul_mismatch", lambda t, a, b: t.addcmul(a, b, b), ((3,), F32), ((4,), F32)),
+    # modified Bessel functions
+    c(
+        "bessel_f64",
+        lambda t, x: (t.i0(x), t.special.i0e(x), t.special.i1(x), t.special.i1e(x)),
+        BESSEL,
+        rtol=1e-12,
+        atol=0,
+    ),
+    c(
+        "bessel_f32",
+        lambda t, x: (t.i0(x), t.special.i0e(x), t.special.i1(x), t.special.i1e(x)),
+        BESSEL.astype(np.float32),
+        rtol=2e-6,
+    ),
+    c("i0_int", lambda t, x: (t.i0(x), t.special.i1(x)), ((5,), I64)),
+    c("i0_inplace", lambda t, x: (x.i0_(), x), ((2, 3), F32)),
+    c("i0_method", lambda t, x: x.i0(), ((4,), F64)),
+    # scaled dot product attention
+    c(
+        "sdpa",
+        lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v),
+        ((2, 3, 4), F32),
+        ((2, 5, 4), F32),
+        ((2, 5, 6), F32),
+    ),
+    c(
+        "sdpa_heads_scale",
+        lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v, scale=0.3),
+        ((2, 2, 3, 4), F64),
+        ((2, 2, 5, 4), F64),
+        ((2, 2, 5, 4), F64),
+    ),
+    c(
+        "sdpa_causal",
+        lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True),
+        ((2, 4, 8), F32),
+        ((2, 6, 8), F32),
+        ((2, 6, 8), F32),
+    ),
+    c(
+        "sdpa_bool_mask",
+        lambda t, q, k, v, m: t.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=m),
+        ((2, 3, 4), F32),
+        ((2, 5, 4), F32),
+        ((2, 5, 4), F32),
+        ((3, 5), B),
+    ),
+    c(
+        "sdpa_fully_masked_row",
+        lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(
+            q, k, v, attn_mask=t.arange(5) < t.tensor([[3], [0], [5]])
+        ),
+        ((3, 4), F32),
+        ((5, 4), F32),
+        ((5, 2), F32),
+    ),
+    c(
+        "sdpa_float_mask",
+        lambda t, q, k, v, m: t.nn.functional.scaled_dot_product_attention(q, k, v, m),
+        ((2, 3, 4), F32),
+        ((2, 5, 4), F32),
+        ((2, 5, 4), F32),
+        ((2, 1, 5), F32),
+    ),
+    c(
+        "sdpa_gqa",
+        lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v, enable_gqa=True),
+        ((2, 4, 3, 8), F32),
+        ((2, 2, 5, 8), F32),
+        ((2, 2, 5, 8), F32),
+    ),
+    c(
+        "sdpa_heads_mismatch",
+        lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v),
+        ((2, 4, 3, 8), F32),
+        ((2, 2, 5, 8), F32),
+        ((2, 2, 5, 8), F32),
+    ),
+    c(
+        "sdpa_mask_and_causal",
+        lambda t, q, m: t.nn.functional.scaled_dot_product_attention(q, q, q, m, is_causal=True),
+        ((2, 3, 4), F32),
+        ((3, 3), F32),
+    ),
+    c(
+        "sdpa_no_dropout_in_eval",
+        lambda t, q, k: t.nn.functional.scaled_dot_product_attention(q, k, k, dropout_p=0.0),
+        ((3, 4), F64),
+        ((6, 4), F64),
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "fn", "specs", "tol"), CASES)
+def test_added_ops(name, fn, specs, tol):
+    run_case(name, fn, specs, **tol)
+
+
+# ---------------------------------------------------------------------------
+# out= overloads: the functional kernel written into `out`, with resize semantics
+
+
+def _out_call(lib, fn, arrays, out_arrays):
+    """(what `fn` returned or raised, the out tensors after the call, the UserWarnings given)."""
+    # torch.tensor, not from_numpy: a tensor over a numpy array cannot be resized
+    outs = [torch.tensor(a) if lib is torch else ts.tensor(a) for a in out_arrays]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            returned = fn(lib, *[_to(lib, a) for a in arrays], *outs)
+        except Exception as exc:
+            return exc, outs, []
+    messages = [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
+    return returned, outs, messages
+
+
+def o(name, fn, ins, outs):
+    return pytest.param(name, fn, ins, outs, id=name)
+
+
+OUT_CASES = [
+    o(
+        "add_out",
+        lambda t, x, y, r: t.add(x, y, out=r),
+        [((3, 4), F32), ((4,), F32)],
+        [((3, 4), F32)],
+    ),
+    o(
+        "add_out_resize_empty",
+        lambda t, x, y, r: t.add(x, y, alpha=2, out=r),
+        [((3,), F32), ((3,), F32)],
+        [((0,), F32)],
+    ),
+    o(
+        "add_out_resize_warns",
+        lambda t, x, y, r: t.add(x, y, out=r),
+        [((3,), F32), ((3,), F32)],
+        [((5,), F32)],
+    ),
+    o(
+        "add_out_int_into_float",
+        lambda t, x, y, r: t.add(x, y, out=r),
+        [((3,), I64), ((3,), I64)],
+        [((3,), F64)],
+    ),
+    o(
+        "div_out_float_into_int",
+        lambda t, x, y, r: t.div(x, y, out=r),
+        [((3,), F32), ((3,), F32)],
+        [((3,), I64)],
+    ),
+    o(
+        "mul_out_into_input",
+        lambda t, x, y: (t.mul(x, y, out=x), x),
+        [((3,), F32), ((3,), F32)],
+        [],
+    ),
+    o("exp_out", lambda t, x, r: t.exp(x, out=r), [((2, 2), F32)], [((4,), F32)]),
+    o(
+        "sum_dim_out",
+        lambda t, x, r: t.sum(x, 1, keepdim=True, out=r),
+        [((3, 4), F32)],
+        [((0,), F32)],
+    ),
+    o("mean_out", lambda t, x, r: t.mean(x, (0, 1), out=r), [((3, 4), F64)], [((0,), F64)]),
+    o(
+        "mm_out",
+        lambda t, x, y, r: t.mm(x, y, out=r),
+        [((2, 3), F32), ((3, 4), F32)],
+        [((2, 4), F32)],
+    ),
+    o(
+        "cat_out",
+        lambda t, x, y, r: t.cat([x, y], 0, out=r),
+        [((2, 3), F32), ((1, 3), F32)],
+        [((0,), F32)],
+    ),
+    o("softmax_out", lambda t, x, r: t.softmax(x, -1, out=r), [((2, 5), F32)], [((2, 5), F32)]),
+    o("clamp_out", lambda t, x, r: t.clamp(x, -0.5, 0.5, out=r), [((6,), F32)], [((6,), F32)]),
+    o(
+        "where_out",
+        lambda t, c_, x, y, r: t.where(c_, x, y, out=r),
+        [((4,), B), ((4,), F32), ((4,), F32)],
+        [((4,), F32)],
+    ),
+    o("arange_out", lambda t, r: t.arange(0, 5, out=r), [], [((0,), I64)]),
+]
+
+
+@pytest.mark.parametrize(("name", "fn", "ins", "outs"), OUT_CASES)
+def test_out_overloads(name, fn, ins, outs):
+    rng = _rng(name)
+    in_arrays = [make(rng, s) for s in ins]
+    out_arrays = [make(rng, s) for s in outs]
+    ours, our_outs, our_warnings = _out_call(ts, fn, in_arrays, out_arrays)
+    theirs, their_outs, their_warnings = _out_call(torch, fn, in_arrays, out_arrays)
+    compare(ours, theirs)
+    if not isinstance(theirs, BaseException):
+        compare(our_outs, their_outs, path="out")
+        if our_outs:
+            assert ours is our_outs[0], "the out tensor is not what is returned"
+    assert len(our_warnings) == len(their_warnings), (our_warnings, their_warnings)
+    for ours_w, theirs_w in zip(our_warnings, their_warnings, strict=True):
+        assert ours_w.split(".")[0] == theirs_w.split(".")[0]
+
+
+def test_out_overload_with_two_outs():
+    x = make(_rng("max_out"), ((3, 4), F32))
+    values, indices = ts.empty(0), ts.empty(0, dtype=ts.int64)
+    returned = ts.max(ts.from_numpy(x), 1, max=values, max_values=indices)
+    expected = torch.max(torch.from_numpy(x), 1)
+    assert returned[0] is values and returned[1] is indices
+    compare([values, indices], [expected.values, expected.indices])
+
+
+def test_out_with_grad_is_an_error():
+    for lib in (torch, ts):
+        x = lib.ones(3, requires_grad=True)
+        with pytest.raises(RuntimeError, match="don't support automatic differentiation"):
+            lib.mul(x, 2.0, out=lib.empty(3))
+        with lib.no_grad():
+            out = lib.empty(3)
+            assert lib.mul(x, 2.0, out=out) is out
+
+
+# ---------------------------------------------------------------------------
+# Gradients against PyTorch's
+
+
+def _grads(lib, fn, arrays):
+    inputs = [_to(lib, a).requires_grad_(True) for a in arrays]
+    out = fn(lib, *inputs)
+    cot = np.random.default_rng(3).standard_normal(tuple(out.shape))
+    loss = (out * _to(lib, cot)).sum()
+    grads = (torch.autograd if lib is torch else autograd).grad(loss, inputs)
+    return list(grads)
+
+
+GRAD_CASES = [
+    c(
+        "addcmul",
+        lambda t, a, b, d: t.addcmul(a, b, d, value=-1.5),
+        ((3, 1), F64),
+        ((4,), F64),
+        ((3, 4), F64),
+    ),
+    c(
+        "addcdiv",
+        lambda t, a, b, d: t.addcdiv(a, b, d.exp(), value=0.5),
+        ((3, 4), F64),
+        ((1, 4), F64),
+        ((3, 1), F64),
+    ),
+    c("i0", lambda t, x: t.i0(x * 20), ((7,), F64)),
+    c("i0e", lambda t, x: t.special.i0e(x * 20), ((7,), F64)),
+    c("i1", lambda t, x: t.special.i1(x * 20), ((7,), F64)),
+    c("i1e", lambda t, x: t.special.i1e(x * 20), ((7,), F64)),
+    c("i1_at_zero", lambda t, x: t.special.i1(x * 0) + t.special.i1e(x * 0), ((3,), F64)),
+    c(
+        "sdpa",
+        lambda t, q, k, v: t.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True),
+        ((2, 3, 4), F64),
+        ((2, 3, 4), F64),
+        ((2, 3, 5), F64),
+    ),
+    c(
+        "sdpa_float_mask",
+        lambda t, q, k, v, m: t.nn.functional.scaled_dot_product_attention(q, k, v, m),
+        ((3, 4), F64),
+        ((5, 4), F64),
+        ((5, 2), F64),
+        ((3, 5), F64),
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "fn", "specs", "tol"), GRAD_CASES)
+def test_added_gradients(name, fn, specs, tol):
+    rng = _rng(name)
+    arrays = [make(rng, s) for s in specs]
+    compare(_grads(ts, fn, arrays), _grads(torch, fn, arrays), rtol=1e-9, atol=1e-12)

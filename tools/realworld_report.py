@@ -1,0 +1,131 @@
+"""How much of the real-world corpus tsjit reproduces (integration_tests/realworld).
+
+    python tools/realworld_report.py            # counts, and every item that misses, with why
+    python tools/realworld_report.py --all      # every item
+    python tools/realworld_report.py --only timm
+    python tools/realworld_report.py --markdown # the section of docs/features.md
+
+Runs each recorded item under tsjit as the tests do (`realworld/check.py`): scripted, on
+every case; and traced, where PyTorch traced it. Needs no torch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "integration_tests"), str(ROOT / "integration_tests" / "realworld")]
+
+import check  # noqa: E402
+
+RECORDED = ROOT / "integration_tests" / "realworld" / "recorded.jsonl"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--only", help="items whose id contains this")
+    parser.add_argument("--all", action="store_true", help="list passing items too")
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the docs/features.md section instead"
+    )
+    args = parser.parse_args()
+    if args.markdown:
+        args.all = False
+    with open(RECORDED, encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    if args.only:
+        rows = [r for r in rows if args.only in r["id"]]
+    totals: Counter[str] = Counter()
+    libraries: dict[str, Counter[str]] = {}
+    start = time.perf_counter()
+    for row in rows:
+        lib = libraries.setdefault(row["file"], Counter())
+        results = check.check_script(row)
+        ok = sum(r.ok for r in results)
+        totals["cases"] += len(results)
+        totals["cases ok"] += ok
+        totals["items"] += 1
+        totals["items ok"] += ok == len(results)
+        lib["items"] += 1
+        lib["items ok"] += ok == len(results)
+        lib["cases"] += len(results)
+        lib["cases ok"] += ok
+        if (ok < len(results) or args.all) and not args.markdown:
+            why = next((r.why for r in results if not r.ok), "")
+            print(f"script {row['id']}: {ok}/{len(results)} {why[:400]}")
+        if check.traced_cases(row):
+            traced, messages = check.check_trace(row)
+            tok = sum(r.ok for r in traced)
+            same_warnings = messages == row.get("trace_warnings", [])
+            totals["traced cases"] += len(traced)
+            totals["traced cases ok"] += tok
+            totals["traces"] += 1
+            totals["traces ok"] += tok == len(traced)
+            totals["same warnings"] += same_warnings
+            if (tok < len(traced) or not same_warnings or args.all) and not args.markdown:
+                why = next((r.why for r in traced if not r.ok), "")
+                extra = (
+                    "" if same_warnings else f" warnings {messages} != {row.get('trace_warnings')}"
+                )
+                print(f"trace  {row['id']}: {tok}/{len(traced)} {why[:300]}{extra[:400]}")
+    if args.markdown:
+        markdown(totals, libraries)
+        return
+    print()
+    for name, c in sorted(libraries.items()):
+        print(
+            f"{name:32} items {c['items ok']:3}/{c['items']:3}  cases {c['cases ok']:3}/{c['cases']:3}"
+        )
+    pct = 100.0 * totals["cases ok"] / max(totals["cases"], 1)
+    print(
+        f"\nscripted: {totals['items ok']}/{totals['items']} items, "
+        f"{totals['cases ok']}/{totals['cases']} cases ({pct:.1f}%) reproduce PyTorch"
+    )
+    print(
+        f"traced:   {totals['traces ok']}/{totals['traces']} traces, "
+        f"{totals['traced cases ok']}/{totals['traced cases']} cases reproduce PyTorch; "
+        f"{totals['same warnings']}/{totals['traces']} give PyTorch's TracerWarnings"
+    )
+    print(f"({time.perf_counter() - start:.1f} s)")
+
+
+def markdown(totals: Counter[str], libraries: dict[str, Counter[str]]) -> None:
+    """The real-world section of docs/features.md: counts, and every miss with its reason."""
+    import known_failures
+
+    pct = 100.0 * totals["cases ok"] / max(totals["cases"], 1)
+    print("| source file | items reproduced | cases reproduced |")
+    print("|---|---|---|")
+    for name, c in sorted(libraries.items()):
+        print(f"| `{name}.py` | {c['items ok']}/{c['items']} | {c['cases ok']}/{c['cases']} |")
+    print(
+        f"| **all** | **{totals['items ok']}/{totals['items']}** | "
+        f"**{totals['cases ok']}/{totals['cases']} ({pct:.0f}%)** |"
+    )
+    print(
+        f"\nTraced: {totals['traces ok']}/{totals['traces']} traces and "
+        f"{totals['traced cases ok']}/{totals['traced cases']} traced cases reproduce PyTorch's "
+        f"traces; {totals['same warnings']}/{totals['traces']} give exactly PyTorch's "
+        "TracerWarnings.\n"
+    )
+    for title, failures in (("scripted", known_failures.SCRIPT), ("traced", known_failures.TRACE)):
+        by_reason: dict[str, list[str]] = {}
+        for item, why in failures.items():
+            by_reason.setdefault(why, []).append(item)
+        print(f"Misses, {title} ({len(failures)} items):\n")
+        print("| reason | items |")
+        print("|---|---|")
+        for why, ids in sorted(by_reason.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            print(f"| {why} | {', '.join(f'`{i}`' for i in sorted(ids))} |")
+        print()
+
+
+if __name__ == "__main__":
+    main()
