@@ -7,6 +7,7 @@
     nox -s demo                 the main job: `tsjit demo` on the LSTM cell and the IoU function
     nox -s lint typecheck       ruff and the import layering check, mypy
     nox -s bench                benchmarks, rewriting docs/benchmarks.md
+    nox -s gpu                  on a machine with an NVIDIA GPU: pycuda, the CUDA tests, the CUDA benchmark
 
 Each package session installs the package and the in-repo packages it depends
 on (read from the ``dependencies`` of each ``pyproject.toml``) in editable mode.
@@ -140,6 +141,20 @@ def bench(session: nox.Session) -> None:
     if not _install_torch(session):
         session.log("torch==2.13.0 is not installable: benchmarks run without the PyTorch peers")
     session.run("python", str(ROOT / "tools" / "bench.py"), *session.posargs)
+
+
+@nox.session
+def gpu(session: nox.Session) -> None:
+    """ts-fuser-cuda on a real GPU: installs pycuda, runs its tests and the CUDA benchmark."""
+    _install_editable(session, _package_names())
+    try:
+        session.install("pycuda")
+    except nox.command.CommandFailed:
+        session.skip("pycuda is not installable here")
+    session.run("pytest", "-q", str(PACKAGES / "ts-fuser-cuda" / "tests"), *session.posargs)
+    if not _install_torch(session):
+        session.log("torch==2.13.0 is not installable: the CUDA benchmark runs without PyTorch")
+    session.run("python", str(ROOT / "tools" / "bench.py"), "cuda")
 
 
 @nox.session

@@ -45,18 +45,16 @@ def no_gpu(monkeypatch):
 
 
 def test_cuda_is_unavailable_with_the_reason(no_gpu):
-    import tsjit
-
-    assert not tsjit.cuda.is_available()
-    assert tsjit.cuda.device_count() == 0
-    assert "pycuda is not installed" in tsjit.cuda.unavailable_reason()
+    assert not devices.is_available("cuda")
+    assert devices.device_count("cuda") == 0
+    assert "pycuda is not installed" in ts_fuser_cuda.unavailable_reason()
     assert not devices.ACTIVE[0]
     for ask in (
         lambda: ts.ones(2).cuda(),
         lambda: ts.ones(2).to("cuda"),
         lambda: ts.zeros(3, device="cuda"),
         lambda: ts.tensor([1.0], device="cuda:0"),
-        lambda: tsjit.cuda.synchronize(),
+        lambda: devices.synchronize("cuda"),
     ):
         with pytest.raises(DeviceUnavailableError, match="CUDA is not available: pycuda"):
             ask()
@@ -252,7 +250,5 @@ def test_pycuda_driver_calls_pycuda_as_it_is_defined(with_fake_pycuda, monkeypat
     assert len(launches) >= 2 and "htod" in cuda.calls and "dtoh" in cuda.calls
     ts.from_numpy(a).cuda().sigmoid()  # a vectorized launch (aligned, 12 elements)
     assert any(c.endswith("_v4") for c in cuda.calls)
-    import tsjit
-
-    tsjit.cuda.synchronize()
+    devices.synchronize("cuda")
     assert cuda.calls[-1] == "synchronize"
