@@ -37,6 +37,7 @@ launcher runs the group in the interpreter, which raises the error.
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +46,7 @@ from ts_fuser_cpu import Path as LoopPath
 from ts_ir import Category, ScalarType, TensorType, Value
 
 from .c_types import is_float, literal, memory_type, register_type
+from .lowerings import CudaLowering
 
 S = ScalarType
 
@@ -173,7 +175,9 @@ class KernelGenerator:
         params: list[Param] = []
         leaf_types = {leaf.arg: leaf.dtype for leaf in spec.leaves}
         for i in self.tensor_inputs:
-            dtype = leaf_types.get(i, spec.inputs[i].scalar_type)  # type: ignore[union-attr]
+            declared = spec.inputs[i]
+            assert isinstance(declared, TensorType) and declared.scalar_type is not None
+            dtype = leaf_types.get(i, declared.scalar_type)
             params.append(Param(f"in{i}", f"const {memory_type(dtype)}* __restrict__", "input", i))
         for i, dtype in spec.scalar_args:
             ctype, fmt = _scalar_param_type(dtype)
@@ -235,11 +239,12 @@ class KernelGenerator:
 
         for step in spec.steps:
             node = step.node
-            expr = step.lowering.emit(ctx, node, [get(v) for v in node.inputs], step.dtype)
+            lowering = typing.cast(CudaLowering, step.lowering)
+            expr = lowering.emit(ctx, node, [get(v) for v in node.inputs], step.dtype)
             name = ctx.fresh()
             lines.append(f"    const {register_type(step.dtype)} {name} = {expr};")
-            category = spec.operands[node.output()].category
-            env[node.output()] = Operand(step.dtype, category, name)
+            out_category = spec.operands[node.output()].category
+            env[node.output()] = Operand(step.dtype, out_category, name)
         for k, (v, dtype) in enumerate(spec.outputs):
             args.append(f"{register_type(dtype)}& r{k}")
             lines.append(f"    r{k} = {ctx.cast(get(v), dtype)};")

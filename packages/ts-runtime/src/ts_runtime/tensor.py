@@ -416,20 +416,20 @@ def _rebuild(arr: np.ndarray, requires_grad: bool) -> Tensor:
 _new = object.__new__
 
 
-def wrap(arr: np.ndarray) -> Tensor:
+def wrap(arr: np.ndarray | DeviceArray) -> Tensor:
     """A new tensor over `arr` (no copy). The hot path of every operator."""
     t = _new(Tensor)
-    t._data = arr
+    t._data = arr  # type: ignore[assignment]  # device storage (devices.DeviceArray) too
     t._version = None
     t._ag = None
     t._base = None
     return t
 
 
-def make_view(base: Tensor, arr: np.ndarray) -> Tensor:
+def make_view(base: Tensor, arr: np.ndarray | DeviceArray) -> Tensor:
     """A tensor over `arr`, a numpy view of `base`'s storage: shares its version counter."""
     t = _new(Tensor)
-    t._data = arr
+    t._data = arr  # type: ignore[assignment]  # device storage (devices.DeviceArray) too
     version = base._version
     if version is None:
         version = base._version = [0]

@@ -29,6 +29,7 @@ from ts_ir import (
     OptionalType,
     TensorType,
     Type,
+    Value,
 )
 from ts_runtime.devices import DeviceArray, DeviceError
 from ts_runtime.dtypes import scalar_type_of_numpy
@@ -100,7 +101,7 @@ _NUMBER_TYPES = {bool: BoolType.get(), int: IntType.get(), float: FloatType.get(
 
 def _build(op: Operator, args: tuple[Any, ...], pattern: tuple) -> _Group | None:
     g = Graph()
-    values = []
+    values: list[Value | None] = []
     runtime = []
     for i, kind in enumerate(pattern):
         if kind == "T":
@@ -116,7 +117,7 @@ def _build(op: Operator, args: tuple[Any, ...], pattern: tuple) -> _Group | None
     for i, value in enumerate(args[: len(pattern)]):
         if values[i] is None:
             values[i] = g.insert_constant(value)
-    node = g.create(op.schema.name, values)
+    node = g.create(op.schema.name, [v for v in values if v is not None])
     g.append_node(node)
     g.register_output(node.output())
     if registry.operator_for(node) is not op:
@@ -129,7 +130,7 @@ def _spec(value: Any) -> Type:
         a = value._data
         dtype = scalar_type_of_numpy(a.dtype)
         strides = tuple(s // a.itemsize for s in a.strides)
-        return TensorType(dtype, a.device, False, a.shape, strides)
+        return TensorType(dtype, value.device, False, a.shape, strides)
     return _NUMBER_TYPES[type(value)]
 
 
@@ -145,8 +146,9 @@ class PointwiseKernel:
         device = next(a.device for a in args if isinstance(a, Tensor) and a.device.type == "cuda")
         args = tuple(on_device(a, device, op) if isinstance(a, Tensor) else a for a in args)
         pattern = _pattern(op, args)
-        group = self.groups.get(pattern, False)
-        if group is False:
+        if pattern in self.groups:
+            group = self.groups[pattern]
+        else:
             group = self.groups[pattern] = _build(op, args, pattern)
         if group is None:
             raise DeviceError(f"{op.key} has no kernel for tensors on cuda with these arguments")
