@@ -22,9 +22,8 @@ def host_driver():
     every kernel it was asked to build is compiled by nvcc as well."""
     from cuda_testing import RecordingHostDriver, check_recorded_with_nvcc
 
-    driver = RecordingHostDriver()
-    yield driver
-    check_recorded_with_nvcc(driver)
+    yield RecordingHostDriver()
+    check_recorded_with_nvcc()
 
 
 @pytest.fixture

@@ -75,18 +75,24 @@ def assert_same(got: list[np.ndarray] | None, want: list[np.ndarray], *, ulps: i
 # every kernel the tests build, compiled by nvcc too
 
 
+#: The kernel source (without the prelude) of every module the tests of this process built.
+RECORDED: dict[str, str] = {}
+
+
+def record(source: str) -> str:
+    """Note a module's source for the nvcc check; returns its digest."""
+    body = source[len(PRELUDE) :] if source.startswith(PRELUDE) else source
+    digest = hashlib.sha256(body.encode()).hexdigest()
+    RECORDED.setdefault(digest, body)
+    return digest
+
+
 class RecordingHostDriver(HostDriver):
-    """The host-emulated device, keeping the kernel source of every module the tests ask it for,
+    """The host-emulated device, noting the kernel source of every module the tests ask it for,
     so that nvcc compiles each of them too (`check_recorded_with_nvcc`)."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.bodies: dict[str, str] = {}
-
     def module(self, source, entries):  # type: ignore[override]
-        body = source[len(PRELUDE) :] if source.startswith(PRELUDE) else source
-        digest = hashlib.sha256(body.encode()).hexdigest()
-        self.bodies.setdefault(digest, body)
+        digest = record(source)
         # one test process compiles a module; the others wait and load it from the disk cache
         with shared_lock(f"module-{digest[:16]}"):
             return super().module(source, entries)
@@ -121,7 +127,7 @@ def add_count(what: str, n: int) -> None:
         f.write(f"{what}\t{n}\n")
 
 
-def check_recorded_with_nvcc(driver: RecordingHostDriver) -> None:
+def check_recorded_with_nvcc() -> None:
     """Compile every recorded kernel with `nvcc -ptx` in two batched invocations; a kernel
     another test process checked already (a marker in the counts directory) is skipped."""
     if find_nvcc() is None:
@@ -130,7 +136,7 @@ def check_recorded_with_nvcc(driver: RecordingHostDriver) -> None:
     directory = counts_dir()
     with shared_lock("nvcc"):
         todo = []
-        for digest, body in sorted(driver.bodies.items()):
+        for digest, body in sorted(RECORDED.items()):
             marker = None if directory is None else directory / f"{digest}.nvcc"
             if marker is not None and marker.exists():
                 continue

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import ts_runtime as ts
-from cuda_testing import assert_same
+from cuda_testing import RecordingHostDriver, assert_same
 from ts_fuser_cuda import HostDriver, backend
 from ts_fuser_cuda.driver import Driver
 from ts_ir import parse_ir
@@ -210,20 +210,20 @@ def test_modules_are_cached_in_memory_and_on_disk(tmp_path, monkeypatch):
     from ts_fuser_cuda import module_source
     from ts_fuser_cuda.backend import CudaFuser
 
-    first = HostDriver()
+    first = RecordingHostDriver()
     fuser = CudaFuser()
     spec = fuser.specialize(parse_ir(text), [_spec()])
     fuser.code_for(spec, 32, first)
     fuser.code_for(spec, 32, first)
     assert (first.compiled, first.disk_hits, fuser.stats.memory_hits) == (1, 0, 1)
     # another process: the module comes from the disk cache
-    second = HostDriver()
+    second = RecordingHostDriver()
     CudaFuser().code_for(spec, 32, second)
     assert (second.compiled, second.disk_hits) == (0, 1)
     # a corrupted entry is rebuilt
     (entry,) = (tmp_path / "cuda-kernels").glob("*.kernel")
     entry.write_bytes(entry.read_bytes()[:-10])
-    third = HostDriver()
+    third = RecordingHostDriver()
     CudaFuser().code_for(spec, 32, third)
     assert (third.compiled, third.disk_hits, third.disk_cache.corrupted) == (1, 0, 1)
     assert "expm1" in source and module_source([source]).count("__global__") == 2

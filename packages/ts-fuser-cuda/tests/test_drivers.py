@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 import ts_fuser_cuda
 import ts_runtime as ts
+from cuda_testing import record
 from ts_fuser_cuda import driver as driver_module
 from ts_fuser_cuda.host import compile_host_library, load_host_library
 from ts_fuser_cuda.nvcc import find_nvcc
@@ -234,6 +235,7 @@ def test_pycuda_driver_calls_pycuda_as_it_is_defined(with_fake_pycuda, monkeypat
     cuda = with_fake_pycuda()
 
     def build(self, source, entries):
+        record(source)  # nvcc compiles it at the end of the session, as every module
         cuda.entries = entries  # the stand-in loads the host library of the same source
         return compile_host_library(source, entries)
 
@@ -252,3 +254,42 @@ def test_pycuda_driver_calls_pycuda_as_it_is_defined(with_fake_pycuda, monkeypat
     assert any(c.endswith("_v4") for c in cuda.calls)
     devices.synchronize("cuda")
     assert cuda.calls[-1] == "synchronize"
+
+
+# ---------------------------------------------------------------------------
+# the pool of device memory blocks
+
+
+def test_blocks_are_reused_by_size_and_freed_beyond_the_limit():
+    made = []
+
+    def allocate(nbytes):
+        made.append(nbytes)
+        return 4096 * len(made), object()
+
+    pool = driver_module.BlockPool(allocate, limit=1024)
+    a = pool.allocate(100)
+    assert (a.nbytes, made) == (100, [512])
+    ptr = a.ptr
+    del a  # given back
+    assert pool.cached == 512
+    b = pool.allocate(300)  # rounds to the same size: the same block
+    assert b.ptr == ptr and made == [512] and pool.cached == 0
+    c = pool.allocate(1000)
+    assert made == [512, 1024]
+    del b, c  # 512 + 1024 > limit: the second is freed
+    assert pool.cached == 512
+    pool.empty()
+    assert pool.cached == 0
+    d = pool.allocate(10)
+    assert made == [512, 1024, 512] and d.nbytes == 10
+
+
+def test_outputs_reuse_the_memory_of_dead_temporaries(host_cuda):
+    x = ts.ones(1000, device="cuda")
+    made = host_cuda.allocated
+    for _ in range(20):
+        y = (x * 2).sigmoid()  # x * 2 dies inside each round, y when it is replaced
+    # three blocks of 4096 bytes at most (a temporary, and two outputs alive at once), not 40
+    assert host_cuda.allocated - made <= 3 * 4096
+    assert y.cpu().numpy().shape == (1000,)

@@ -37,7 +37,7 @@ import numpy as np
 from ts_fuser_cpu import cache_dir
 
 from .codegen import Entry
-from .driver import Allocation, DeviceInfo, Driver, Module
+from .driver import Allocation, BlockPool, DeviceInfo, Driver, Module
 from .errors import CudaCompileError, CudaLaunchError
 
 SHIM = Path(__file__).parent / "host_shim.h"
@@ -190,8 +190,9 @@ def build_host_library(source: str, entries: Sequence[Entry]) -> HostLibrary:
 class HostDriver(Driver):
     """A CUDA device emulated in host memory, running the generated kernels compiled by g++.
 
-    Allocations are host buffers (256-byte aligned, as `cudaMalloc`'s), copies are
-    `memmove`s, launches run the grid on the calling thread. Grids are kept small
+    Allocations are host buffers (256-byte aligned, as `cudaMalloc`'s; kept for reuse in
+    a `BlockPool` as on a GPU), copies are `memmove`s, launches run the grid on the
+    calling thread. Grids are kept small
     (`threads` per block, at most `blocks` blocks), so grid-stride loops go round
     several times even on small tensors. It is for checking the CUDA path where there
     is no GPU (install it with `use_driver(HostDriver())`); it is not fast.
@@ -208,17 +209,19 @@ class HostDriver(Driver):
         self.info = DeviceInfo(
             name="host emulation", target="host", toolkit=compiler_version(cxx), multiprocessors=1
         )
-        self.allocated = 0
+        self.allocated = 0  # bytes of blocks made (not counting reuse from the pool)
+        self.pool = BlockPool(self._allocate_block)
 
     def device_count(self) -> int:
         return 1
 
     def allocate(self, nbytes: int) -> Allocation:
-        buffer = np.empty(max(nbytes, 1) + 256, np.uint8)
-        start = buffer.ctypes.data
-        ptr = (start + 255) // 256 * 256
+        return self.pool.allocate(nbytes)
+
+    def _allocate_block(self, nbytes: int) -> tuple[int, Any]:
+        buffer = np.empty(nbytes + 256, np.uint8)
         self.allocated += nbytes
-        return Allocation(ptr, nbytes, buffer)
+        return (buffer.ctypes.data + 255) // 256 * 256, buffer
 
     def copy_to_device(self, dst: int, src: np.ndarray) -> None:
         if src.nbytes:
