@@ -36,8 +36,8 @@ from ts_ir import Graph, Node, Type
 
 from .c_types import itemsize
 from .codegen import GeneratedKernel, generate, module_source
-from .driver import Driver, Module
-from .kernel import bind
+from .driver import Driver
+from .kernel import CompiledKernel, bind
 from .launching import driver, index_bits, reach
 from .lowerings import CUDA_LOWERINGS
 
@@ -52,15 +52,6 @@ class CudaFuserStats:
     modules: int = 0  # modules made here (compiled, or loaded from the disk cache)
     memory_hits: int = 0
     seconds: float = 0.0
-
-
-@dataclass
-class CompiledKernel:
-    """A generated kernel and the module that holds it on one driver."""
-
-    kernel: GeneratedKernel
-    module: Module
-    source: str
 
 
 def spec_index_bits(spec: Specialization) -> int:
@@ -96,6 +87,26 @@ class CudaFuser:
         return "<CudaFuser device='cuda'>"
 
     # -- the protocol
+
+    def describe(self) -> dict[str, Any]:
+        """What `tsjit doctor` shows of this backend: the device or why there is none, nvcc,
+        and the kernel caches."""
+        from ts_fuser_cpu import cache_dir
+
+        from .driver import current_driver, unavailable_reason
+        from .nvcc import find_nvcc, nvcc_version
+
+        d = current_driver()
+        nvcc = find_nvcc()
+        return {
+            "device": (
+                f"{d.info.name} ({d.info.target}, {d.name})"
+                if d is not None
+                else f"none: {unavailable_reason()}"
+            ),
+            "nvcc": f"{nvcc} ({nvcc_version(nvcc)})" if nvcc else "not found",
+            "kernel cache": cache_dir("cuda-kernels"),
+        }
 
     def can_fuse(self, node: Node) -> bool:
         return self.why_not_fusible(node) is None

@@ -255,7 +255,10 @@ class PyCudaDriver(Driver):
 
     def __init__(self) -> None:
         super().__init__()
-        import pycuda.driver as cuda
+        try:
+            import pycuda.driver as cuda
+        except ImportError as exc:
+            raise CudaError(f"pycuda cannot be imported: {exc}") from None
 
         from . import nvcc
 
@@ -359,9 +362,9 @@ def _probe() -> None:
         return
     try:
         _state["driver"] = PyCudaDriver()
-    except ImportError as exc:
-        _state["reason"] = f"pycuda cannot be imported: {exc}"
-    except Exception as exc:  # the driver's own errors: no device, no driver library, ...
+    except CudaError as exc:  # pycuda does not import, no device
+        _state["reason"] = str(exc)
+    except Exception as exc:  # the driver's own errors: no driver library, ...
         _state["reason"] = f"the CUDA driver cannot be used: {exc}"
 
 

@@ -14,22 +14,30 @@ interpreter, which raises the error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from ts_fuser_cpu import Access, Specialization, numpy_dtype
 from ts_ir import ScalarType
 from ts_runtime.tensor import wrap
 
-from .codegen import THREADS, VECTOR
+from .codegen import THREADS, VECTOR, GeneratedKernel
+from .driver import Module
 from .launching import grid_stride
 from .storage import CudaArray
 
-if TYPE_CHECKING:
-    from .backend import CompiledKernel
-
 S = ScalarType
 _STATUS_OK = np.zeros(1, np.int32)
+
+
+@dataclass
+class CompiledKernel:
+    """A generated kernel and the module that holds it on one driver."""
+
+    kernel: GeneratedKernel
+    module: Module
+    source: str
 
 
 def _static_value(spec: Specialization, role: str, index: int, dim: int) -> int:

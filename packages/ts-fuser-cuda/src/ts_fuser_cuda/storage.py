@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 from ts_ir import Device
-from ts_runtime.devices import DeviceArray
+from ts_runtime.devices import DeviceArray, DeviceError
 
 from .driver import Allocation, Driver
 
@@ -135,27 +135,43 @@ class CudaArray(DeviceArray):
             self.dtype,
         )
 
-    # -- explicit copies
+    # -- explicit copies (no kernel: the bytes the view spans move as they are)
 
     def to_host(self) -> np.ndarray:
-        """The elements, copied into a new host array (C order)."""
+        """The elements, copied into a new host array (C order): the bytes the view spans are
+        copied, then read with its strides on the host."""
+        if self.size == 0:
+            return np.empty(self.shape, self.dtype)
         if self.is_contiguous():
             out = np.empty(self.shape, self.dtype)
             self.driver.copy_to_host(out, self.data_ptr)
             return out
-        from .eager.copies import contiguous
-
-        return contiguous(self).to_host()
+        low, high = self.byte_extent()
+        span = np.empty(high - low, np.uint8)
+        self.driver.copy_to_host(span, self.data_ptr + low)
+        strided = np.ndarray(self.shape, self.dtype, span, -low, self.strides)
+        return np.ascontiguousarray(strided)
 
     def copy(self) -> CudaArray:
-        from .eager.copies import contiguous
-
-        return contiguous(self, force=True)
+        """A device copy with the same shape and strides (the spanned bytes, copied on the
+        device)."""
+        low, high = self.byte_extent()
+        allocation = self.driver.allocate(max(high - low, 1))
+        self.driver.copy_on_device(allocation.ptr, self.data_ptr + low, high - low)
+        return CudaArray(self.driver, allocation, -low, self.shape, self.strides, self.dtype)
 
     def reshape(self, shape: Any) -> CudaArray:
-        from .eager.views import reshape
+        """A view with another shape (what `Tensor.item()` asks of a one-element tensor); a
+        shape no view can express is an error here (`Tensor.reshape` copies)."""
+        from ts_runtime.ops.shape import infer_size, view_strides
 
-        return reshape(self, tuple(shape) if isinstance(shape, (tuple, list)) else (shape,))
+        size = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+        new = infer_size(size, self.size)
+        item = self.dtype.itemsize
+        strides = view_strides(self.shape, [s // item for s in self.strides], new)
+        if strides is None:
+            raise DeviceError("this CUDA array cannot be viewed with that shape; reshape copies")
+        return self.view(new, tuple(s * item for s in strides))
 
     def __repr__(self) -> str:
         return (

@@ -23,10 +23,10 @@ from ts_ir import BoolType, Device, FloatType, Graph, IntType, TensorType, Type,
 from ts_runtime.dtypes import scalar_type_of_numpy
 from ts_runtime.tensor import Tensor, wrap
 
-from .backend import CompiledKernel, backend, spec_index_bits
+from .backend import backend, spec_index_bits
 from .codegen import GeneratedKernel, generate, module_source
 from .driver import Driver, Module
-from .kernel import bind
+from .kernel import CompiledKernel, bind
 from .storage import CudaArray
 
 CUDA = Device("cuda", 0)

@@ -159,10 +159,10 @@ def default_optimizer(graph: Graph, *, requires_grad: bool, grad_enabled: bool) 
     """The ts-passes pipeline for execution; fusion as the fuser switch says (`fusion.py`)."""
     import ts_passes
 
-    from .fusion import fusion_enabled
+    from .fusion import fusion_requested
 
     ts_passes.optimize_for_execution(
-        graph, requires_grad=requires_grad, grad_enabled=grad_enabled, fuse=fusion_enabled()
+        graph, requires_grad=requires_grad, grad_enabled=grad_enabled, fuse=fusion_requested()
     )
 
 
@@ -242,40 +242,50 @@ class GraphExecutor:
         return "new argument spec: " + (", ".join(changes) or "different inputs")
 
     def _compile(self, spec: tuple) -> ExecutionPlan:
+        from ts_passes import progress
+
         with self._lock:
             plan = self._plans.get(spec)
             if plan is not None:
                 return plan
-            reason = self._reason(spec)
-            grad_enabled, _, _, input_specs = spec
-            graph = self.graph.copy()
-            if len(input_specs) != len(graph.inputs):
-                from .function import ArgumentCountError
+            with progress.compiling(f"execution plan for {self.name}"):
+                return self._compile_locked(spec)
 
-                raise ArgumentCountError(
-                    f"{self.name} takes {len(graph.inputs)} inputs but {len(input_specs)} were given"
-                )
-            for v, s in zip(graph.inputs, input_specs, strict=True):
-                v.set_type(_specialize(v.type, s))
-            requires_grad = grad_enabled and (_needs_grad(input_specs) or _may_create_grad(graph))
-            if self.optimize:
-                self.optimizer(graph, requires_grad=requires_grad, grad_enabled=grad_enabled)
-            # With no way for a gradient to arise, autograd-recording kernels would only
-            # check and find nothing: compile the plan with the plain kernels.
-            code = Code(graph, grad_enabled=requires_grad, resolver=self.resolver, name=self.name)
-            plan = ExecutionPlan(spec, graph, code, reason)
-            plan.run = code.fn if not code.is_async else (lambda *args: run_code(code, *args))
-            self._plans[spec] = plan
-            self.compiles += 1
-            ExecutorStats.compiles += 1
-            log.info(
-                "compiled plan %d of %s (%s): %s",
-                len(self._plans),
-                self.name,
-                describe_spec(spec),
-                reason,
+    def _compile_locked(self, spec: tuple) -> ExecutionPlan:
+        """Compile the plan for `spec` (the executor's lock held)."""
+        from ts_passes import progress
+
+        reason = self._reason(spec)
+        grad_enabled, _, _, input_specs = spec
+        graph = self.graph.copy()
+        if len(input_specs) != len(graph.inputs):
+            from .function import ArgumentCountError
+
+            raise ArgumentCountError(
+                f"{self.name} takes {len(graph.inputs)} inputs but {len(input_specs)} were given"
             )
-            return plan
+        for v, s in zip(graph.inputs, input_specs, strict=True):
+            v.set_type(_specialize(v.type, s))
+        requires_grad = grad_enabled and (_needs_grad(input_specs) or _may_create_grad(graph))
+        if self.optimize:
+            self.optimizer(graph, requires_grad=requires_grad, grad_enabled=grad_enabled)
+        progress.stage("interpreter code")
+        # With no way for a gradient to arise, autograd-recording kernels would only
+        # check and find nothing: compile the plan with the plain kernels.
+        code = Code(graph, grad_enabled=requires_grad, resolver=self.resolver, name=self.name)
+        plan = ExecutionPlan(spec, graph, code, reason)
+        plan.run = code.fn if not code.is_async else (lambda *args: run_code(code, *args))
+        self._plans[spec] = plan
+        self.compiles += 1
+        ExecutorStats.compiles += 1
+        log.info(
+            "compiled plan %d of %s (%s): %s",
+            len(self._plans),
+            self.name,
+            describe_spec(spec),
+            reason,
+        )
+        return plan
 
 
 _GRAD_SOURCES = frozenset({"prim::GetAttr", "prim::CallMethod", "prim::CallFunction", "prim::fork"})

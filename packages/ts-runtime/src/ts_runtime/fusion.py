@@ -21,6 +21,10 @@ The switch: `set_fuser("cpu" | "none")`, the `fuser(...)` context manager,
 or the environment variable `TS_JIT_FUSER=cpu|none`, read when an execution
 plan is compiled (default: `cpu`). It decides whether plans compiled while
 it is set fuse; plans already compiled keep what they were compiled with.
+`get_fuser()` says what plans compiled now get: `none` when fusion is
+switched off or when no fusion backend is installed for the chosen device
+(ts-fuser-cpu provides the CPU one; the first plan that would have fused
+then logs that once).
 """
 
 from __future__ import annotations
@@ -76,12 +80,21 @@ def _check(name: str) -> str:
     return name
 
 
-def get_fuser() -> str:
-    """The fuser plans compiled now use: `set_fuser`'s choice, else `TS_JIT_FUSER`, else "cpu"."""
+def _chosen() -> str:
+    """The fuser asked for: `set_fuser`'s choice, else `TS_JIT_FUSER`, else "cpu"."""
     if _override:
         return _override[-1]
     value = os.environ.get(_ENV, "").strip().lower()
     return value if value in FUSERS else "cpu"
+
+
+def get_fuser() -> str:
+    """The fuser plans compiled now use: the one asked for (`set_fuser`, `TS_JIT_FUSER`,
+    default "cpu"), or "none" when no fusion backend for it is installed."""
+    from ts_passes import backend_for
+
+    chosen = _chosen()
+    return chosen if chosen == "none" or backend_for(chosen) is not None else "none"
 
 
 def set_fuser(name: str) -> None:
@@ -100,7 +113,14 @@ def fuser(name: str) -> Iterator[None]:
 
 
 def fusion_enabled() -> bool:
+    """Whether plans compiled now fuse (fusion asked for and a backend installed)."""
     return get_fuser() != "none"
+
+
+def fusion_requested() -> bool:
+    """Whether fusion is asked for, installed backend or not: the executor's pipeline then
+    says, once, when none is installed."""
+    return _chosen() != "none"
 
 
 # ---------------------------------------------------------------------------
@@ -144,13 +164,14 @@ class FusionGroup:
         specs, device, problem = _input_specs(args)
         if problem is not None:
             return self._fall_back(problem, specs)
-        from ts_passes import backend_for
+        from ts_passes import backend_for, progress
 
         backend = backend_for(device)
         if backend is None:
             return self._fall_back(f"no fusion backend is registered for {device}", specs)
         try:
-            return backend.compile(self.subgraph, specs)
+            with progress.compiling(f"{self.name} for {device}"):
+                return backend.compile(self.subgraph, specs)
         except TorchScriptError as exc:
             return self._fall_back(str(exc), specs)
         except Exception as exc:  # a backend bug must not change results

@@ -63,6 +63,10 @@ class BoundMethod:
     def graph_for(self, *args: Any, **kwargs: Any) -> Any:
         return self.function.graph_for(self.module, *args, **kwargs)
 
+    def code_for(self, *args: Any, **kwargs: Any) -> Any:
+        """The interpreter `Code` a call with these arguments runs."""
+        return self.function.code_for(self.module, *args, **kwargs)
+
     def __repr__(self) -> str:
         return f"<bound method {self.function.name} of {self.module._type.qualified_name}>"
 
@@ -142,6 +146,9 @@ class ScriptModule:
 
     def graph_for(self, *args: Any, **kwargs: Any) -> Any:
         return self.method("forward").graph_for(*args, **kwargs)
+
+    def code_for(self, *args: Any, **kwargs: Any) -> Any:
+        return self.method("forward").code_for(*args, **kwargs)
 
     # -- parameters, buffers, submodules
 

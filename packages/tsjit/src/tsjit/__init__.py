@@ -10,7 +10,8 @@
 
 Everything ts-runtime's eager namespace offers (`tsjit.tensor`,
 `tsjit.tanh`, dtypes, `tsjit.no_grad`) is available here; `tsjit.jit`
-compiles and traces, `tsjit.nn` has the modules.
+compiles and traces, `tsjit.nn` has the modules, `tsjit.cuda` says whether
+CUDA devices can be used.
 """
 
 from __future__ import annotations

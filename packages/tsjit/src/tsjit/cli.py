@@ -5,6 +5,8 @@
     tsjit viz FILE.ir|FILE.py:NAME -o out.svg
                                     a picture of a graph with its blocks and subgraphs
     tsjit opt FILE.ir -p dce,cse    run passes on IR text (the same as `ts-opt`)
+    tsjit doctor                    what is installed: packages, fusion backends, kernel caches,
+                                    threads, GPU
 
 Exit codes: 0 success, 1 a bad program, file or argument (the error is
 printed as one clear message; `--debug` shows the traceback), 2 a misused
@@ -232,7 +234,13 @@ def cmd_viz(args: argparse.Namespace, term: Terminal) -> int:
 def cmd_opt(argv: Sequence[str]) -> int:
     from ts_passes.cli import main as opt_main
 
-    return int(opt_main(list(argv)) or 0)
+    return int(opt_main(list(argv), prog="tsjit opt") or 0)
+
+
+def cmd_doctor(args: argparse.Namespace, term: Terminal) -> int:
+    from . import doctor
+
+    return doctor.run(term)
 
 
 # ---------------------------------------------------------------------------
@@ -285,6 +293,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "opt", help="run optimization passes on IR text (same as `ts-opt`)", add_help=False
     )
+
+    sub.add_parser("doctor", help="what is installed: packages, fusion backends, kernel caches, threads, GPU",
+                   description="Print the installed tsjit packages and libraries with their versions, the fusion "
+                   "backends, the kernel caches on disk and their sizes, threads, and whether a GPU can be used.")  # fmt: skip
     return parser
 
 
@@ -301,7 +313,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     term = Terminal(color=args.color)
-    handler = {"demo": cmd_demo, "script": cmd_script, "viz": cmd_viz}[args.command]
+    handler = {"demo": cmd_demo, "script": cmd_script, "viz": cmd_viz, "doctor": cmd_doctor}[
+        args.command
+    ]
     try:
         return handler(args, term)
     except (CommandError, OSError) as exc:

@@ -50,8 +50,8 @@ def transfer(t: Tensor, device: Any, dtype: int | None, copy: bool = False) -> T
     np_dtype = data.dtype if dtype is None else numpy_dtype(dtype)
     if isinstance(data, CudaArray):
         if target.type == "cpu":
-            if np_dtype != data.dtype:
-                data = convert(data, np_dtype)
+            # converted, or made contiguous, on the device: only the elements cross
+            data = convert(data, np_dtype) if np_dtype != data.dtype else contiguous(data)
             return wrap(data.to_host())
         if np_dtype != data.dtype:
             return wrap(convert(data, np_dtype))
