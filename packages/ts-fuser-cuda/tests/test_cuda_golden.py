@@ -3,7 +3,7 @@
 Each snapshot is the CUDA C of one kernel (named `kernel`) as `codegen.generate`
 writes it (without the prelude). After an intended change, regenerate with
 
-    TS_FUSER_UPDATE_GOLDEN=1 pytest packages/ts-fuser-cuda/tests/test_golden.py
+    TS_FUSER_UPDATE_GOLDEN=1 pytest packages/ts-fuser-cuda/tests/test_cuda_golden.py
 
 and review the diff of `tests/golden/*.cu`. The snapshots are also compiled
 by nvcc, and the PTX of some is checked for what the generator promises:
