@@ -9,6 +9,7 @@
     nox -s lint typecheck       ruff, the declared-dependency and import-layering checks; mypy
     nox -s bench                benchmarks, rewriting docs/benchmarks.md
     nox -s fuzz                 10,000 mutated archives of each kind (tsjit and TorchScript .pt)
+    nox -s gpu                  on a machine with an NVIDIA GPU: pycuda, the CUDA tests, the CUDA benchmark
 
 Every directory under packages/ with a pyproject.toml is a package: there is
 no list to keep. A package's session installs it the way the README tells
@@ -277,6 +278,20 @@ def fuzz(session: nox.Session) -> None:
     session.env["TSJIT_FUZZ_CASES"] = session.posargs[0] if session.posargs else "10000"
     tests = PACKAGES / "ts-serialize" / "tests"
     session.run("pytest", "-q", "-s", "-k", "mutated", str(tests))
+
+
+@nox.session
+def gpu(session: nox.Session) -> None:
+    """ts-fuser-cuda on a real GPU: installs pycuda, runs its tests and the CUDA benchmark."""
+    _install_editable(session, _package_names())
+    try:
+        session.install("pycuda")
+    except nox.command.CommandFailed:
+        session.skip("pycuda is not installable here")
+    session.run("pytest", "-q", str(PACKAGES / "ts-fuser-cuda" / "tests"), *session.posargs)
+    if not _install_torch(session, download=True):
+        session.log(f"{TORCH} is not installable: the CUDA benchmark runs without PyTorch")
+    session.run("python", str(ROOT / "tools" / "bench.py"), "cuda")
 
 
 @nox.session

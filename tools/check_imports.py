@@ -89,9 +89,18 @@ LAYERS: dict[str, list[tuple[str, list[str]]]] = {
             ],
         ),
     ],
+    "ts_fuser_cuda": [
+        ("code generation", ["errors", "c_types", "lowerings", "codegen", "nvcc"]),
+        ("devices", ["driver", "host", "storage", "launching", "kernel"]),
+        ("backend", ["backend", "eager", "device"]),
+        ("package", ["testing", "__init__"]),
+    ],
 }
 
-SOURCES = {"ts_frontend": ROOT / "packages" / "ts-frontend" / "src" / "ts_frontend"}
+SOURCES = {
+    "ts_frontend": ROOT / "packages" / "ts-frontend" / "src" / "ts_frontend",
+    "ts_fuser_cuda": ROOT / "packages" / "ts-fuser-cuda" / "src" / "ts_fuser_cuda",
+}
 
 
 def module_imports(path: Path, package: str, module: str) -> set[str]:

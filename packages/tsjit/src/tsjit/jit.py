@@ -24,10 +24,10 @@ from ts_frontend import (
 from ts_frontend import TracerWarning as TracerWarning
 from ts_runtime import Future, fuser, get_fuser, set_fuser
 
-_script_if_tracing = script_if_tracing  # the name published code imports
-
 from .serialization import jit_load as load
 from .serialization import jit_save as save
+
+_script_if_tracing = script_if_tracing  # the name published code imports
 
 __all__ = [
     "CompilationUnit",
