@@ -55,7 +55,6 @@ SCRIPT: dict[str, str] = {
     "torchvision_detection_utils.Matcher.__call__.low_quality": "frontend: `torch.jit._script_if_tracing` is missing",
     "torchvision_detection_utils.encode_boxes": "frontend: `torch.jit._script_if_tracing` is missing",
     "torchvision_functional_tensor.posterize": "ops: `uint8_tensor & -32` (a negative Python int) raises OverflowError instead of wrapping to 224",
-    "torchvision_functional_tensor.resize": "nn: `F.interpolate(..., antialias=True)` is not supported",
     "torchvision_ops.LevelMapper.__call__": "frontend: TorchScript classes (`@torch.jit.script` on a class, class-typed arguments) do not compile",
     "torchvision_ops._convert_to_roi_format": "frontend: `torch.strided` is not a compiled-code constant",
     "torchvision_ops._onnx_merge_levels": "frontend: a call of a `@torch.jit.unused` function must raise in compiled code; it runs the function",

@@ -234,6 +234,67 @@ def _scales(scales: Sequence[float | None]) -> list[float | None] | None:
     return list(scales) if any(s is not None for s in scales) else None
 
 
+def _aa_filter(x: ndarray, cubic: bool) -> ndarray:
+    x = np.abs(x)
+    if not cubic:
+        return np.where(x < 1, 1 - x, 0)
+    a = -0.5  # the antialiased bicubic filter is Keys' with a = -0.5, as PIL's
+    return np.where(
+        x < 1,
+        ((a + 2) * x - (a + 3)) * x * x + 1,
+        np.where(x < 2, (((x - 5) * x + 8) * x - 4) * a, 0),
+    )
+
+
+def _aa_weights(
+    size_in: int,
+    size_out: int,
+    factor: float | None,
+    align_corners: bool,
+    dt: np.dtype,
+    cubic: bool,
+) -> ndarray:
+    """(out, in) weights of antialiased resampling (PIL's and PyTorch's): each output pixel
+    averages the filter over a support widened by the scale when downsampling, normalized.
+    Computed in the input's precision, as PyTorch computes them."""
+    one = dt.type
+    scale = one(_scale(size_in, size_out, factor, align_corners))
+    support = one(2.0 if cubic else 1.0) * (scale if scale >= 1.0 else one(1))
+    invscale = one(1) / scale if scale >= 1.0 else one(1)
+    weights = np.zeros((size_out, size_in), dtype=dt)
+    half = one(0.5)
+    for i in range(size_out):
+        center = scale * (one(i) + half)
+        lo = max(int(center - support + half), 0)
+        hi = min(int(center + support + half), size_in)
+        taps = np.arange(lo, hi).astype(dt)
+        w = _aa_filter((taps - center + half) * invscale, cubic).astype(dt)
+        total = w.sum(dtype=dt)
+        weights[i, lo:hi] = w / total if total != 0 else w
+    return weights
+
+
+def _antialiased(cubic: bool) -> Callable[..., Tensor]:
+    name = "_upsample_bicubic2d_aa" if cubic else "_upsample_bilinear2d_aa"
+
+    def kernel(
+        input: Tensor, output_size: Sequence[int] | None, align_corners: bool, scales: Any
+    ) -> Tensor:
+        sizes, factors = _geometry(input, 2, output_size, scales, name)
+        dt = input._data.dtype
+        out = input
+        for i, (size_out, factor) in enumerate(zip(sizes, factors, strict=True)):
+            size_in = input._data.shape[2 + i]
+            w = wrap(_aa_weights(size_in, size_out, factor, align_corners, dt, cubic))
+            # contract the dim with the weights: (..., in) @ (in, out), the dim moved last
+            moved = out.transpose(2 + i, 3)
+            out = call("aten::matmul", moved, w.transpose(0, 1)).transpose(2 + i, 3)
+        return out.contiguous()
+
+    kernel.__name__ = name
+    return kernel
+
+
 for _nd in (1, 2, 3):
     for _exact in (False, True):
         _vec = _nearest(_nd, _exact)
@@ -246,6 +307,10 @@ for _nd in (1, 2, 3):
 _vec = _linear(2, cubic=True)
 implements("aten::upsample_bicubic2d.vec", autograd=False)(_vec)
 implements("aten::upsample_bicubic2d", autograd=False)(_with_scales(_vec, corners=True))
+for _cubic in (False, True):
+    _vec = _antialiased(_cubic)
+    implements(f"aten::{_vec.__name__}.vec", autograd=False)(_vec)
+    implements(f"aten::{_vec.__name__}", autograd=False)(_with_scales(_vec, corners=True))
 
 
 # ---------------------------------------------------------------------------

@@ -97,9 +97,15 @@ def interpolate(
             sizes.append(math.floor(float(input.size(i + 2)) * scale_factors[i]))
         output_size = sizes
         scale_factors = None
-    if antialias:
-        raise NotImplementedError("interpolate with antialias=True is not supported")
     rank = input.dim()
+    if antialias and not (rank == 4 and (mode == "bilinear" or mode == "bicubic")):
+        raise ValueError(
+            "Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input"
+        )
+    if antialias and mode == "bilinear":
+        return call("aten::_upsample_bilinear2d_aa", input, output_size, corners, scale_factors)
+    if antialias and mode == "bicubic":
+        return call("aten::_upsample_bicubic2d_aa", input, output_size, corners, scale_factors)
     if mode == "nearest":
         if rank == 3:
             return call("aten::upsample_nearest1d", input, output_size, scale_factors)
