@@ -12,7 +12,7 @@ SCRIPT: dict[str, str] = {
     "kornia_color.rgb_to_yuv420": "ops: `aten::unfold` has no kernel",
     "kornia_color.yuv420_to_rgb": "ops: `aten::repeat_interleave.self_int` has no kernel",
     "pytorch3d_rotations.rotation_6d_to_matrix": "ops: `torch.cross(a, b, dim=...)` (the `dim` keyword) is not accepted",
-    "pytorch_test_models.TransformerNet": "runtime nn: `nn.ReflectionPad2d` is missing",
+    "pytorch_test_models.TransformerNet": "numerics: float32 rounding through 16 convolutions and instance norms: PyTorch's float32 output is 2.8e-6 from its float64 one, tsjit's 3.5e-6 (4e-6 from PyTorch's, beyond the 1e-5 relative + 1e-6 tolerance on small outputs); in float64 they agree to 6e-15",
     "speechbrain_modules.LiGRU": "runtime nn: `nn.init.orthogonal_` is missing",
     "torchaudio_functional._median_smoothing": "ops: `aten::unfold` has no kernel",
     "torchaudio_functional._tik_reg": "ops: `aten::real` has no kernel",
@@ -69,7 +69,7 @@ SCRIPT: dict[str, str] = {
 # traced with tsjit.jit.trace
 TRACE: dict[str, str] = {
     "pytorch3d_rotations.rotation_6d_to_matrix": "ops: `torch.cross(a, b, dim=...)` (the `dim` keyword) is not accepted",
-    "pytorch_test_models.TransformerNet": "runtime nn: `nn.ReflectionPad2d` is missing",
+    "pytorch_test_models.TransformerNet": "numerics: float32 rounding through 16 convolutions and instance norms: PyTorch's float32 output is 2.8e-6 from its float64 one, tsjit's 3.5e-6 (4e-6 from PyTorch's, beyond the 1e-5 relative + 1e-6 tolerance on small outputs); in float64 they agree to 6e-15",
     "pytorch_test_script_models.Traced": "frontend: `torch.jit.ScriptModule` with `@torch.jit.script_method` is missing",
     "torchvision_functional_tensor._hsv2rgb": "ops: `torch.nn.functional.grid_sample` is missing, so the file does not import",
     "torchvision_functional_tensor._rgb2hsv": "ops: `torch.nn.functional.grid_sample` is missing, so the file does not import",
