@@ -113,6 +113,14 @@ class SymbolicTensor(Tensor):
         out = self.builder.sum_to(self.value, like.value, node.outputs[0])
         return symbolic(self.builder, out)
 
+    def symbolic_reduce_to(self, like: Tensor) -> Tensor:
+        """`ops.common.reduce_to` on symbolic tensors: the sum to `like`'s size, compared with
+        `self`'s own size (so in the backward graph, where `self` is known)."""
+        if not isinstance(like, SymbolicTensor):
+            raise NotSymbolicError("reduce_to of a symbolic gradient to a concrete tensor")
+        out = self.builder.sum_to(self.value, like.value, self.value)
+        return symbolic(self.builder, out)
+
     def detach(self) -> Tensor:
         return symbolic(self.builder, self.builder.insert("aten::detach", [self.value]))
 
@@ -154,8 +162,34 @@ class SymbolicValue:
 
     __bool__ = __int__ = __float__ = __index__ = __len__ = __iter__ = _refuse  # type: ignore[assignment]
     __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _refuse  # type: ignore[assignment]
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _refuse  # type: ignore[assignment]
-    __truediv__ = __rtruediv__ = __floordiv__ = __neg__ = _refuse  # type: ignore[assignment]
+
+    # arithmetic is written into the graph, as the scalar operators TorchScript has
+    def __add__(self, other: Any) -> Any:
+        return dispatch.call("aten::add", self, other)
+
+    def __radd__(self, other: Any) -> Any:
+        return dispatch.call("aten::add", other, self)
+
+    def __sub__(self, other: Any) -> Any:
+        return dispatch.call("aten::sub", self, other)
+
+    def __rsub__(self, other: Any) -> Any:
+        return dispatch.call("aten::sub", other, self)
+
+    def __mul__(self, other: Any) -> Any:
+        return dispatch.call("aten::mul", self, other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return dispatch.call("aten::mul", other, self)
+
+    def __truediv__(self, other: Any) -> Any:
+        return dispatch.call("aten::div", self, other)
+
+    def __rtruediv__(self, other: Any) -> Any:
+        return dispatch.call("aten::div", other, self)
+
+    def __neg__(self) -> Any:
+        return dispatch.call("aten::neg", self)
 
     def __hash__(self) -> int:
         return id(self)

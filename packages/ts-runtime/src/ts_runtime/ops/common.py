@@ -228,6 +228,15 @@ def sum_to(grad: Tensor, like: Tensor) -> Tensor:
     return sum_to_shape(grad, like._data.shape)
 
 
+def reduce_to(grad: Tensor, like: Tensor) -> Tensor:
+    """`grad` summed to `like`'s shape over the dimensions it has more of or broadcast (any
+    shape, unlike `sum_to`: symbolically the comparison is made where `grad` is known)."""
+    symbolic = getattr(grad, "symbolic_reduce_to", None)
+    if symbolic is not None:
+        return symbolic(like)
+    return sum_to_shape(grad, like._data.shape)
+
+
 def sum_to_shape(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Reduce a broadcast gradient back to `shape` (PyTorch's sum_to_size)."""
     g = grad._data
