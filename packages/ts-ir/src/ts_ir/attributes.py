@@ -180,8 +180,36 @@ def _cpp_default_double(d: float) -> str:
     return f"{d:g}"
 
 
-def format_ivalue(v: Any) -> str:
-    """A constant value as TorchScript prints an IValue."""
+def _annotation_needed(elem: Any) -> bool:
+    """Whether PyTorch prints a container of these elements as `annotate(T, ...)`: the
+    element type cannot be inferred from the members (`elementTypeCanBeInferredFromMembers`)."""
+    return getattr(elem, "kind", None) in ("UnionType", "OptionalType", "NumberType", "AnyType")
+
+
+def format_ivalue(v: Any, type: Any = None) -> str:
+    """A constant value as TorchScript prints an IValue. With its `type` (a `Type`), a list or
+    dict whose type the members do not tell (an empty one, or of Optional elements) prints
+    as `annotate(List[int], [])`, as PyTorch prints it."""
+    if type is not None and isinstance(v, (list, dict)):
+        contained = type.contained_types() if hasattr(type, "contained_types") else ()
+        if isinstance(v, list) and len(contained) == 1:
+            items = ", ".join(format_ivalue(x, contained[0]) for x in v)
+            if not v or _annotation_needed(contained[0]):
+                return f"annotate({type.annotation_str()}, [{items}])"
+            return f"[{items}]"
+        if isinstance(v, dict) and len(contained) == 2:
+            key_t, value_t = contained
+            items = ", ".join(
+                f"{format_ivalue(k, key_t)}: {format_ivalue(x, value_t)}" for k, x in v.items()
+            )
+            if not v or _annotation_needed(value_t):
+                return f"annotate({type.annotation_str()},{{{items}}})"
+            return "{" + items + "}"
+    if type is not None and isinstance(v, tuple):
+        contained = type.contained_types() if hasattr(type, "contained_types") else ()
+        if len(contained) == len(v):
+            inner = ", ".join(format_ivalue(x, t) for x, t in zip(v, contained, strict=True))
+            return f"({inner},)" if len(v) == 1 else f"({inner})"
     if v is None:
         return "None"
     if isinstance(v, bool):
@@ -210,7 +238,9 @@ def format_ivalue(v: Any) -> str:
     return f"<{type(v).__name__}>"
 
 
-def format_attribute(kind: AttributeKind, value: Any) -> str:
+def format_attribute(kind: AttributeKind, value: Any, type: Any = None) -> str:
+    """An attribute value as PyTorch prints it; `type`, the value's type where known (a
+    constant's output), lets containers that need it print annotated."""
     K = AttributeKind
     if kind is K.i:
         return str(value)
@@ -240,7 +270,7 @@ def format_attribute(kind: AttributeKind, value: Any) -> str:
         return str(value)
     if kind is K.tys:
         return "[" + ", ".join(str(x) for x in value) + "]"
-    return format_ivalue(value)
+    return format_ivalue(value, type)
 
 
 class TensorLiteral:

@@ -2,9 +2,17 @@
 
 Unlike PyTorch's own parser it also reads nodes without outputs
 (` = prim::If(...)`), subgraph sections (`with prim::FusionGroup_0 =
-graph(...)`), and `# file:line:col` comments, which become node source
-locations. Numeric value names are kept as the values' unique numbers, so
-printing a parsed graph gives back the text it was parsed from.
+graph(...)`), tensor constants as PyTorch prints them (` 1  2 [
+CPUFloatType{2} ]`), and `# file:line:col` comments, which become node
+source locations. Numeric value names are kept as the values' unique
+numbers, so printing a parsed graph gives back the text it was parsed from.
+
+What PyTorch's parser accepts, this one accepts too: a value without a
+type is a `Tensor` (`graph(%a):`), a name defined again names the new value
+from there on (`%x = a::a(%x)`; the new value prints unnamed, as in
+PyTorch), an unknown lowercase type name is a type variable (`string`),
+and a `prim::If` may have one block or a non-bool condition (`lint` still
+reports those; passes need two blocks).
 
 Malformed text raises `IRParseError` pointing at the offending token.
 """
@@ -23,13 +31,13 @@ from .memory import cyclic_gc_paused
 from .source import Source, SourceLocation, SourceRange
 from .symbol import Symbol
 from .type_parser import TypeParser
-from .types import SINGLETON_TYPES, Type
+from .types import SINGLETON_TYPES, TensorType, Type, VarType
 
 _BLOCK_RE = re.compile(r"block\d+\Z")
 _GROUP_RE = re.compile(r"(.*)_(\d+)\Z")
 _LOCATION_RE = re.compile(r"#\s*(.+):(\d+):(\d+)\s*\Z")
 _NUMERIC_NAME_RE = re.compile(r"%(\d+)\b")
-_VALUE_NAMES = frozenset({"inf", "nan", "True", "False", "None"})
+_VALUE_NAMES = frozenset({"inf", "nan", "True", "False", "None", "annotate"})
 
 
 class _Scope:
@@ -49,11 +57,19 @@ class _Scope:
         return None
 
 
+class _IRTypeParser(TypeParser):
+    def unknown_name(self, name: str, tok) -> Type:  # type: ignore[no-untyped-def]
+        # PyTorch's schema type parser reads an unknown lowercase name as a type variable
+        if name[:1].islower():
+            return VarType(name)
+        return super().unknown_name(name, tok)
+
+
 class IRParser:
     def __init__(self, text: str, filename: str | None = None) -> None:
         self.source = Source(text, filename)
         self.L = Lexer(self.source, percent_names=True, error_class=IRParseError)
-        self.types = TypeParser(self.L)
+        self.types = _IRTypeParser(self.L)
         self._comment_index = 0
         numeric = [int(m) for m in _NUMERIC_NAME_RE.findall(text)]
         self._first_unique = max(numeric) + 1 if numeric else 0
@@ -117,17 +133,24 @@ class IRParser:
             return
         while True:
             tok = L.expect("var", "a value name like %x")
-            L.expect(":")
-            v = block.add_input(type=self.types.parse_type())
+            v = block.add_input(type=self._optional_type())
             self._define(v, tok, scope, defined)
             if L.next_if(close):
                 return
             L.expect(",", f"',' or '{close}'")
 
+    def _optional_type(self) -> Type:
+        """`: Type`, or Tensor where a value is written without a type (as PyTorch reads it)."""
+        if self.L.next_if(":"):
+            return self.types.parse_type()
+        return TensorType.get()
+
     def _define(self, v: Value, tok: Token, scope: _Scope, defined: dict[str, Value]) -> None:
         name = _value_name(tok)
         if name in defined:
-            self.L.error(f"value %{name} is defined twice", tok)
+            # a redefinition names the new value from here on; it prints without the name
+            scope.names[name] = v
+            return
         if name.isdecimal():
             v.unique = int(name)
         elif is_valid_name(name):
@@ -183,8 +206,7 @@ class IRParser:
         if L.cur.kind == "var":
             while True:
                 tok = L.expect("var", "a value name like %x")
-                L.expect(":")
-                outputs.append((tok, self.types.parse_type()))
+                outputs.append((tok, self._optional_type()))
                 if not L.next_if(","):
                     break
         L.expect("=", "'='")
@@ -219,7 +241,7 @@ class IRParser:
                 b.register_output(v)
         for tok, t in outputs:
             self._define(node.add_output(t), tok, scope, defined)
-        problem = structure_problem(node)
+        problem = structure_problem(node, parsing=True)
         if problem is not None:
             raise IRParseError(problem, SourceRange(self.source, kind_start, kind_end))
 
@@ -296,6 +318,8 @@ class IRParser:
                 K.i if isinstance(value, int) else K.f if isinstance(value, float) else K.c
             ), value
         if tok.kind == "ident" and tok.text in ("True", "False", "None"):
+            return K.ival, self._ivalue()
+        if tok.kind == "ident" and tok.text == "annotate" and L.lookahead().kind == "(":
             return K.ival, self._ivalue()
         if tok.kind == "ident":
             return K.ty, self.types.parse_type()
@@ -387,6 +411,15 @@ class IRParser:
         if tok.kind == "ident" and tok.text in ("True", "False", "None"):
             L.next()
             return {"True": True, "False": False, "None": None}[tok.text]
+        if tok.kind == "ident" and tok.text == "annotate":
+            # `annotate(List[int], [])`: a container printed with its type
+            L.next()
+            L.expect("(")
+            self.types.parse_type()
+            L.expect(",")
+            value = self._ivalue()
+            L.expect(")")
+            return value
         return self._scalar()
 
     def _dict_rest(self, key: Any) -> dict[Any, Any]:
