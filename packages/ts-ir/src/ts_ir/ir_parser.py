@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .attributes import AttributeKind, make_tensor_literal
+from .attributes import AttributeKind, TensorLiteral, make_tensor_literal
+from .dtypes import ScalarType
 from .errors import IRParseError
 from .ir import Graph, Node, Value, is_valid_name
 from .lexer import Lexer, Token
@@ -30,6 +31,7 @@ from .lint import structure_problem
 from .memory import cyclic_gc_paused
 from .source import Source, SourceLocation, SourceRange
 from .symbol import Symbol
+from .tensor_text import TYPE_NAME_RE, assemble
 from .type_parser import TypeParser
 from .types import SINGLETON_TYPES, TensorType, Type, VarType
 
@@ -291,6 +293,8 @@ class IRParser:
         K = AttributeKind
         if tok.kind == "string":
             return K.s, self._string(L.next())
+        if self._tensor_print_follows():
+            return K.t, self._tensor_print()
         if tok.kind == "{":
             # `{0}` is a one-element tensor, `{"a": 1}` and `{}` a dict
             key = L.lookahead()
@@ -325,6 +329,90 @@ class IRParser:
             return K.ty, self.types.parse_type()
         L.error(f"expected an attribute value but found {tok.describe()}")
         raise AssertionError
+
+    def _tensor_print_follows(self) -> bool:
+        """Whether the attribute value is a tensor as PyTorch prints it (` 1  2 [
+        CPUFloatType{2} ]`): numbers, slice headers `(1,.,.) =`, or `[ CPUFloatType{0} ]`."""
+        L = self.L
+        k = 0
+        while True:
+            tok = L.lookahead(k) if k else L.cur
+            if tok.kind == "[":
+                nxt = L.lookahead(k + 1)
+                return nxt.kind == "ident" and TYPE_NAME_RE.match(nxt.text) is not None
+            if tok.kind in ("number", "-", "(", ",", ".", ")", "=", "*") or (
+                tok.kind == "ident" and tok.text in ("inf", "nan", "Columns", "to")
+            ):
+                if tok.kind in (",", "]") and k == 1:
+                    return False
+                k += 1
+                if k > 4096:
+                    return False
+                continue
+            return False
+
+    def _tensor_print(self) -> TensorLiteral:
+        L = self.L
+        start = L.prev_end  # the spaces after `value=` are part of the printed form
+        pieces: list[tuple[tuple[int, ...] | None, int, list[float]]] = []
+        index: tuple[int, ...] | None = None
+        first_col, scale = 0, 1.0
+        values: list[float] = []
+
+        def flush() -> None:
+            if values:
+                pieces.append((index, first_col, list(values)))
+                values.clear()
+
+        while not (L.cur.kind == "[" and L.lookahead().kind == "ident"):
+            if L.cur.kind == "(":  # a slice header: (1,2,.,.) =
+                flush()
+                L.next()
+                idx: list[int] = []
+                while L.cur.kind == "number":
+                    idx.append(int(L.next().value) - 1)  # type: ignore[arg-type]
+                    L.expect(",")
+                for expected in (".", ",", ".", ")", "="):
+                    L.expect(expected)
+                index, first_col, scale = tuple(idx), 0, 1.0
+            elif L.cur.kind == "ident" and L.cur.text == "Columns":
+                flush()
+                L.next()
+                first_col = int(L.expect("number").value) - 1  # type: ignore[arg-type]
+                if L.expect("ident").text != "to":
+                    L.error("expected 'to' in a column header")
+                L.expect("number")
+            else:
+                value = float(self._scalar())  # type: ignore[arg-type]
+                if L.next_if("*"):
+                    flush()
+                    scale = value
+                else:
+                    values.append(value * scale)
+        flush()
+        L.expect("[")
+        name_tok = L.expect("ident")
+        m = TYPE_NAME_RE.match(name_tok.text)
+        if m is None or m.group(2) not in ScalarType.__members__:
+            L.error(f"expected a tensor type like CPUFloatType but found {name_tok.text}", name_tok)
+        L.expect("{")
+        shape: list[int] = []
+        while L.cur.kind == "number":
+            shape.append(int(L.next().value))  # type: ignore[arg-type]
+            L.next_if(",")
+        L.expect("}")
+        L.expect("]")
+        numel = 1
+        for d in shape:
+            numel *= d
+        flat = assemble(pieces, tuple(shape))
+        if sum(len(p[2]) for p in pieces) != numel:
+            L.error(f"a tensor of shape {shape} needs {numel} values", name_tok)
+        device = "cuda" if m.group(1) == "CUDA" else "cpu"
+        text = self.source.text[start : L.prev_end]
+        return TensorLiteral(
+            None, values=flat, shape=tuple(shape), scalar_type=m.group(2), device=device, text=text
+        )
 
     def _list_attribute(self) -> tuple[AttributeKind, Any]:
         L = self.L

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ts_ir import AttributeKind, Graph, Node, Value, constant_value, prim
+from ts_ir import AttributeKind, Graph, Node, TensorLiteral, Value, constant_value, prim
 
 _NONDETERMINISTIC = frozenset(
     f"aten::{k}"
@@ -62,7 +62,7 @@ def _freeze(value: Any) -> Any:
         hash(value)
     except TypeError:
         return ("object", id(value))
-    if hasattr(value, "numel") and not hasattr(value, "literal"):
+    if hasattr(value, "numel") and not isinstance(value, TensorLiteral):
         return ("tensor", id(value))  # real tensors: only the same object is equal
     return (type(value).__name__, value)
 
@@ -75,8 +75,8 @@ def attributes_key(node: Node) -> tuple:
     for name in sorted(node.attribute_names()):
         kind = node.kind_of(name)
         value = node.attr(name)
-        if kind is AttributeKind.t and hasattr(value, "literal"):
-            value = ("literal", _freeze(value.literal))
+        if kind is AttributeKind.t and isinstance(value, TensorLiteral):
+            value = ("literal", _freeze(value.key()))
         items.append((name, kind.value, _freeze(value)))
     return tuple(items)
 

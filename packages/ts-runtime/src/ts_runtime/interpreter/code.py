@@ -602,8 +602,23 @@ def _materialize(value: Any) -> Any:
     if isinstance(value, TensorLiteral):
         from ..tensor import tensor
 
-        return tensor(value.literal)
+        if value.values is None:
+            return tensor(value.literal)
+        return _tensor_of_literal(value)
     return value
+
+
+def _tensor_of_literal(value: Any) -> Any:
+    """A tensor printed as PyTorch prints it (` 1  2 [ CPULongType{2} ]`), read back."""
+    import numpy as np
+    from ts_ir import ScalarType
+
+    from ..dtypes import numpy_dtype
+    from ..tensor import wrap
+
+    scalar_type = ScalarType[value.scalar_type]
+    data = np.array(value.values, dtype=np.float64).reshape(value.shape)
+    return wrap(data.astype(numpy_dtype(scalar_type)))
 
 
 # ---------------------------------------------------------------------------
