@@ -429,8 +429,12 @@ class IRParser:
                 types.append(self.types.parse_type())
             L.expect("]")
             return K.tys, types
+        start = L.cur
         value = self._ivalue()
         assert isinstance(value, list)
+        kinds = {_element_kind(x) for x in value}
+        if len(kinds) > 1 and not kinds <= {"number"}:
+            L.error("the elements of a list attribute must all be of one kind", start)
         if all(isinstance(x, int) and not isinstance(x, bool) for x in value):
             return K.is_, value
         if all(isinstance(x, str) for x in value):
@@ -566,6 +570,14 @@ class IRParser:
         if isinstance(value, bytes):
             self.L.error("byte strings are not IR string attributes", tok)
         return value  # type: ignore[return-value]
+
+
+def _element_kind(x: Any) -> str:
+    if isinstance(x, bool) or x is None:
+        return type(x).__name__
+    if isinstance(x, (int, float, complex)):
+        return "number"
+    return type(x).__name__
 
 
 def _value_name(tok: Token) -> str:
