@@ -4,6 +4,7 @@
     nox -s "tests(ts-ir)"       one package, installed alone, and its own tests
     nox -s integration          cross-package tests and the conformance corpus
     nox -s oracle               differential tests against PyTorch 2.13, installing it
+    nox -s fuzz -- --count N    a differential fuzzing campaign of N programs against PyTorch
     nox -s demo                 the main job: `tsjit demo` on the LSTM cell and the IoU function
     nox -s lint typecheck       ruff, the declared-dependency and import-layering checks; mypy
     nox -s bench                benchmarks, rewriting docs/benchmarks.md
@@ -201,6 +202,20 @@ def oracle(session: nox.Session) -> None:
         # a package's own oracle tests (its session has no torch)
         *sorted(str(p) for p in PACKAGES.glob("*/tests/**/*oracle*.py")),
         *session.posargs,
+    )
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """A differential fuzzing campaign against PyTorch 2.13 (`nox -s fuzz -- --count N`).
+
+    Arguments pass to integration_tests/fuzz/campaign.py (`--start`, `--count`, `--jobs`,
+    `--minimize`); it prints the counts and writes each disagreement to fuzz-report.jsonl."""
+    _install_editable(session, _package_names())
+    if not _install_torch(session, download=True):
+        session.skip(f"{TORCH} is not installable here: the fuzzer compares with it")
+    session.run(
+        "python", str(ROOT / "integration_tests" / "fuzz" / "campaign.py"), *session.posargs
     )
 
 
