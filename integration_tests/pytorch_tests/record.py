@@ -29,7 +29,34 @@ def record_irparser() -> dict:
     return out
 
 
-SUITES = {"irparser": record_irparser}
+def record_schema_parser() -> dict:
+    from cases_schema_parser import CASES
+
+    out = {}
+    for name, schema, _facts in CASES:
+        try:
+            parsed = torch._C.parse_schema(schema)
+        except RuntimeError as exc:
+            out[name] = {"error": first_line(exc)}
+            continue
+        arguments = []
+        for a in parsed.arguments:
+            info = a.alias_info
+            alias = None
+            if info is not None:
+                alias = [sorted(info.before_set), sorted(info.after_set), info.is_write]
+            arguments.append(
+                {"name": a.name, "type": str(a.type), "N": a.N, "is_out": a.is_out, "alias": alias}
+            )
+        out[name] = {"printed": str(parsed), "arguments": arguments}
+    from cases_schema_parser import EQUALITY
+
+    for a, b, equal in EQUALITY:
+        assert (torch._C.parse_schema(a) == torch._C.parse_schema(b)) is equal, (a, b)
+    return out
+
+
+SUITES = {"irparser": record_irparser, "schema_parser": record_schema_parser}
 
 
 def main(names: list[str]) -> None:
