@@ -56,7 +56,25 @@ def record_schema_parser() -> dict:
     return out
 
 
-SUITES = {"irparser": record_irparser, "schema_parser": record_schema_parser}
+def record_filecheck() -> dict:
+    from cases_filecheck import CASES, NAMESPACE_TEXTS
+    from torch.testing import FileCheck
+
+    out = {}
+    for name, statement, _expected in CASES:
+        try:
+            exec(statement, {"FileCheck": FileCheck, **NAMESPACE_TEXTS})
+            out[name] = {"error": None}
+        except RuntimeError as exc:
+            out[name] = {"error": first_line(exc)}
+    return out
+
+
+SUITES = {
+    "irparser": record_irparser,
+    "schema_parser": record_schema_parser,
+    "filecheck": record_filecheck,
+}
 
 
 def main(names: list[str]) -> None:

@@ -30,7 +30,7 @@ from .memory import cyclic_gc_paused
 from .printer import print_graph, print_node
 from .source import Source, SourceLocation, SourceRange, format_error
 from .symbol import Namespace, Symbol, aten, attr, onnx, prim
-from .testing import FileCheck, FileCheckError, run_checks_from_comments
+from .testing import FileCheck, FileCheckError, FileCheckNotRunWarning, run_checks_from_comments
 from .type_parser import TypeParser, parse_type
 from .types import (
     SINGLETON_TYPES,
@@ -110,6 +110,7 @@ __all__ = [
     "DotPicture",
     "FileCheck",
     "FileCheckError",
+    "FileCheckNotRunWarning",
     "FloatType",
     "FunctionType",
     "FutureType",
