@@ -550,7 +550,8 @@ def _square(ctx: LoweringContext, x: ir.Value, d: ScalarType) -> ir.Value:
 
 def _relu(ctx: LoweringContext, x: ir.Value, d: ScalarType) -> ir.Value:
     zero = x.type(0.0) if is_float(d) else x.type(0)
-    return maximum(ctx.b, d, x, zero)
+    # zero first: of equal operands the second is kept, so relu(-0.0) is -0.0 (PyTorch's)
+    return maximum(ctx.b, d, zero, x)
 
 
 register(["aten::neg"], Lowering(_unary(_neg), _numeric_same(0)))
