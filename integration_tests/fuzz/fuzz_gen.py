@@ -200,6 +200,7 @@ _UNARY_INPLACE = ("relu_", "sigmoid_", "abs_", "neg_", "tanh_", "floor_")
 _TENSOR_BINOPS = ("+", "-", "*", "/")
 _REDUCTIONS = ("sum", "mean", "amax", "amin", "prod")
 _NAME_RE = re.compile(r"[A-Za-z_]\w*")
+_CALL_RE = re.compile(r"\bh\d+\(")
 _STRINGS = ('""', '"a"', '"b"', '"ab"', '"ba"', '"xyz"', '"aab"')
 _KEYS = ('"a"', '"b"', '"c"', '"ab"')
 
@@ -330,6 +331,9 @@ class Generator:
         if self.loop_depth == 0:
             return expr
         if t == INT and not expr.lstrip("-").isdigit():
+            if _CALL_RE.search(expr):
+                # PyTorch 2.13 compiles `f(x) % k` to two calls of f: no % over a call
+                return f"min(max({expr}, -1009), 1009)"
             return f"({expr}) % 1009"
         if t == STR and expr not in _STRINGS:
             return f"({expr})[:6]"
@@ -421,8 +425,11 @@ class Generator:
         if kind == "div":
             if self.chance(0.5):
                 return f"({self.int_expr(d - 1)} // {self.int_expr(d - 1)})"
-            # PyTorch 2.13 dies of SIGFPE on an int `%` by zero: the divisor is never 0
-            return f"({self.int_expr(d - 1)} % {self.pick(['2', '3', '7', '-3'])})"
+            # PyTorch 2.13 dies of SIGFPE on an int `%` by zero: the divisor is never 0; and
+            # it compiles `f(x) % k` to two calls of f: no % over a call
+            left = self.int_expr(d - 1)
+            op = "//" if _CALL_RE.search(left) else "%"
+            return f"({left} {op} {self.pick(['2', '3', '7', '-3'])})"
         if kind == "neg":
             return f"(-{self.int_expr(d - 1)})"
         if kind == "minmax":
@@ -1184,7 +1191,7 @@ class Generator:
         op = self.pick(["+=", "-=", "*="])
         rhs = self.int_expr(1) if v.type == INT else self.float_expr(1)
         if v.type == INT and self.loop_depth > 0:
-            self.emit(f"{v.name} = ({v.name} {op[0]} {rhs}) % 1009")
+            self.emit(f"{v.name} = {self.bound(INT, f'{v.name} {op[0]} {rhs}')}")
         else:
             self.emit(f"{v.name} {op} {rhs}")
         return True

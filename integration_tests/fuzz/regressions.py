@@ -138,6 +138,29 @@ def f(a0: str) -> Tuple[bool, bool, bool]:
         found="issue 11; 14% of generated programs",
         fixed='541ee13 Frontend: "a" in s for strings, as TorchScript\'s builtin script function',
     ),
+    Regression(
+        "nan_stored_in_an_int_tensor_is_cast_as_cpp_casts",
+        """
+def f(a0: torch.Tensor, a1: str) -> torch.Tensor:
+    a0[0] = 0.0 / 0.0
+    return a0
+""",
+        seed=1616,
+        found="fuzz seeds 1616 and 3944 (first campaign)",
+        fixed="daa3e1e Creation: aten::tensor of a float out of an int dtype's range casts as C++",
+    ),
+    Regression(
+        "relu_of_negative_zero_is_negative_zero",
+        """
+def f(a0: torch.Tensor, a1: int) -> torch.Tensor:
+    a0 *= torch.relu(a0).clone()
+    a0 *= torch.relu(a0).clone()
+    return a0.sum() / a0
+""",
+        seed=3785,
+        found="fuzz seed 3785 (first campaign): 1 / relu(-0.0) was inf, PyTorch's -inf",
+        fixed="aad7816 relu(-0.0) is -0.0, as PyTorch's (kernel, array kernel, CPU fuser)",
+    ),
     # -- open: reported in /work/notes/frontend-requests.md (correctness)
     Regression(
         "assigning_an_optional_refined_to_none_in_an_elif",
