@@ -1,11 +1,8 @@
 """What the frontend tells the operator registry about operators it emits.
 
-`aten::set_grad_enabled` (emitted for `with torch.no_grad():`) and
-`aten::warn` (`warnings.warn(...)`) return nothing and write no argument, so
-without this dead code elimination would delete them; they change the grad
-mode or warn, which are side effects. `prim::Enter` and
-`prim::Exit` (emitted for `with obj:`) run the object's compiled `__enter__`
-and `__exit__`.
+`prim::Enter` and `prim::Exit` (emitted for `with obj:`) run the object's
+compiled `__enter__` and `__exit__`. (That `aten::set_grad_enabled` and
+`aten::warn` have side effects is their registry tag, `Tag.side_effect`.)
 """
 
 from __future__ import annotations
@@ -13,8 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from ts_schema import registry
-
-_SIDE_EFFECTS = ("aten::set_grad_enabled", "aten::warn")
 
 
 def _enter(node: Any) -> Any:
@@ -26,10 +21,6 @@ def _exit(node: Any) -> Any:
 
 
 def register() -> None:
-    for key in _SIDE_EFFECTS:
-        op = registry.find(key)
-        if op is not None and not op.side_effects:
-            registry.register(op.schema, side_effects=True)
     # `with obj:` on a compiled object calls its own __enter__ and __exit__ methods
     for key, factory in (("prim::Enter", _enter), ("prim::Exit", _exit)):
         op = registry.find(key)

@@ -23,7 +23,7 @@ from .constants import constant_type_of, constant_value, is_constant, make_const
 from .dtypes import DEFAULT_DTYPE, Category, ScalarType, promote_types, result_type, scalar_dtype
 from .errors import IRError, IRParseError, LintError, SourceError, TorchScriptError
 from .graphviz import DotCluster, DotPicture, graph_to_dot, read_dot, short_type
-from .ir import HOOKS, SIDE_EFFECT_KINDS, Block, Graph, Node, Use, Value, is_valid_name
+from .ir import HOOKS, Block, Graph, Node, Use, Value, is_valid_name
 from .ir_parser import parse_ir
 from .lexer import PYTHON_KEYWORDS, Lexer, Token, parse_number, parse_string_literal
 from .memory import cyclic_gc_paused
@@ -87,7 +87,6 @@ __all__ = [
     "DEFAULT_DTYPE",
     "HOOKS",
     "PYTHON_KEYWORDS",
-    "SIDE_EFFECT_KINDS",
     "SINGLETON_TYPES",
     "AnyClassType",
     "AnyEnumType",

@@ -13,8 +13,8 @@ implementation is left alone. Containers (`ListConstruct`, `TupleConstruct`,
 `ListUnpack`, `TupleUnpack`, `TupleIndex`, `DictConstruct`) are folded here.
 Never folded: nondeterministic nodes (rand, dropout in training), nodes with
 side effects, nodes whose inputs or outputs may be written (alias analysis),
-nodes in TorchScript's skip list, vararg operators, and results that cannot
-be constants (tensors that require grad, objects).
+operators tagged `Tag.no_fold` (TorchScript's skip list), vararg operators,
+and results that cannot be constants (tensors that require grad, objects).
 
 Control flow: `prim::If` on a constant condition is replaced by the taken
 branch; `prim::Loop` that cannot run is removed; `If` outputs equal in both
@@ -46,7 +46,7 @@ from ts_ir import (
     constant_value,
     prim,
 )
-from ts_schema import registry
+from ts_schema import Tag, registry
 
 from .alias_analysis import AliasDb
 from .dead_code_elimination import eliminate_dead_code
@@ -54,17 +54,6 @@ from .jit_log import PassLogger
 from .node_properties import attributes_key, is_nondeterministic
 
 log = PassLogger(__name__)
-
-SKIP_KINDS = frozenset(
-    prim[k]
-    for k in (
-        "If", "Loop", "Closure", "Constant", "AutogradZero", "Uninitialized", "Guard",
-        "profile", "profile_ivalue", "unchecked_unwrap_optional", "awaitable", "fork",
-        "RaiseException", "Print", "CallFunction", "CallMethod", "GetAttr", "SetAttr",
-        "CreateObject", "isinstance", "Enter", "Exit", "FusionGroup", "DifferentiableGraph",
-        "BailOut", "TypeCheck", "RequiresGradCheck",
-    )
-) | frozenset({"aten::dequantize", "aten::wait", "aten::warn"})  # fmt: skip
 
 _NO_VALUE = object()
 
@@ -220,7 +209,7 @@ class _ConstantPropagator:
 
     def supported(self, n: Node) -> bool:
         return (
-            n.kind not in SKIP_KINDS
+            Tag.no_fold not in registry.tags_of(n)
             and not n.blocks
             and not n.has_attribute("Subgraph")
             and not is_nondeterministic(n)

@@ -5,25 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from ts_ir import AttributeKind, Graph, Node, TensorLiteral, Value, constant_value, prim
+from ts_schema import Tag, registry
 
-_NONDETERMINISTIC = frozenset(
-    f"aten::{k}"
-    for k in (
-        "dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropout",
-        "_fused_dropout", "native_dropout", "_standard_gamma", "bernoulli", "multinomial",
-        "normal", "poisson", "binomial", "rrelu", "rrelu_with_noise", "rand", "rand_like",
-        "randint", "randint_like", "randn", "randn_like", "randperm", "uniform",
-        "exponential", "geometric", "log_normal", "cauchy", "bernoulli_", "uniform_",
-        "normal_", "random_", "exponential_", "geometric_", "log_normal_", "cauchy_",
-        "seed", "initial_seed",
-    )
-)  # fmt: skip
+# the dropouts with a `train` flag (their third argument), deterministic when it is False
 _DROPOUTS = frozenset({"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout"})
 
 
 def is_nondeterministic(node: Node) -> bool:
-    """Whether running `node` twice may give different results (rand, dropout in training...)."""
-    if node.kind not in _NONDETERMINISTIC:
+    """Whether running `node` twice may give different results: tagged `Tag.nondeterministic`
+    (rand, dropout...), except a dropout whose `train` is the constant False."""
+    if Tag.nondeterministic not in registry.tags_of(node):
         return False
     if node.kind in _DROPOUTS and len(node.inputs) == 3:
         train = node.inputs[2]
