@@ -371,7 +371,7 @@ def run_tsjit(program: Program) -> dict:
 EXECUTORS = ("profiling", "legacy", "unoptimized")
 
 
-def run_torch(program: Program) -> dict:
+def run_torch(program: Program, *, all_executors: bool = True) -> dict:
     """PyTorch's outcomes: eager, and scripted under each of `EXECUTORS`.
 
     Where PyTorch's executors disagree among themselves (an optimized graph no
@@ -386,6 +386,15 @@ def run_torch(program: Program) -> dict:
         "eager": run_eager(program, torch, "eager"),
         "scripted": run_scripted(program, torch, "script"),
     }
+    if all_executors:
+        add_other_executors(program, out)
+    return out
+
+
+def add_other_executors(program: Program, out: dict) -> None:
+    """Add PyTorch's legacy-executor and unoptimized runs to `out` (a `run_torch` result)."""
+    import torch
+
     profiling = torch._C._jit_set_profiling_executor(False)
     try:
         out["scripted_legacy"] = run_scripted(program, torch, "legacy")
@@ -393,7 +402,6 @@ def run_torch(program: Program) -> dict:
         torch._C._jit_set_profiling_executor(profiling)
     with torch.jit.optimized_execution(False):
         out["scripted_unoptimized"] = run_scripted(program, torch, "plain")
-    return out
 
 
 def signature(problems: list[str]) -> tuple[str, ...]:
