@@ -235,3 +235,32 @@ def test_ir_files_with_checks(path):
 
 def test_there_are_ir_files():
     assert len(IR_FILES) >= 3
+
+
+# -- multi-case files
+
+
+def test_split_cases_with_a_header_and_lines():
+    from ts_ir import CASE_MARKER, split_cases
+
+    text = (
+        "# PASSES: dce\n# a header\n"
+        f"{CASE_MARKER}\n# CASE: one\ngraph():\n  return ()\n"
+        f"{CASE_MARKER}\n# PASSES: cse\n# CASE: two\ngraph():\n  return ()\n"
+    )
+    one, two = split_cases(text)
+    assert (one.line, two.line) == (4, 8)
+    assert one.text.startswith("# PASSES: dce\n# a header\n# CASE: one\n")
+    assert (one.directive("CASE"), one.directive("PASSES")) == ("one", "dce")
+    assert two.directive("PASSES") == "cse"  # the case's own line wins over the header's
+    assert one.directive("CHANGED") is None
+
+
+def test_split_cases_without_a_header_or_markers():
+    from ts_ir import split_cases
+
+    text = "graph():\n  return ()\n"
+    (only,) = split_cases(text)
+    assert (only.text, only.line) == (text, 1)
+    first, second = split_cases(f"{text}# -----\n{text}# -----\n\n")
+    assert (first.line, second.line) == (1, 4)

@@ -30,7 +30,15 @@ from .memory import cyclic_gc_paused
 from .printer import print_graph, print_node
 from .source import Source, SourceLocation, SourceRange, format_error
 from .symbol import Namespace, Symbol, aten, attr, onnx, prim
-from .testing import FileCheck, FileCheckError, FileCheckNotRunWarning, run_checks_from_comments
+from .testing import (
+    CASE_MARKER,
+    FileCheck,
+    FileCheckError,
+    FileCheckNotRunWarning,
+    TestCase,
+    run_checks_from_comments,
+    split_cases,
+)
 from .type_parser import TypeParser, parse_type
 from .types import (
     SINGLETON_TYPES,
@@ -84,6 +92,7 @@ from .types import (
 )
 
 __all__ = [
+    "CASE_MARKER",
     "DEFAULT_DTYPE",
     "HOOKS",
     "PYTHON_KEYWORDS",
@@ -147,6 +156,7 @@ __all__ = [
     "Symbol",
     "TensorLiteral",
     "TensorType",
+    "TestCase",
     "Token",
     "TorchScriptError",
     "TupleType",
@@ -186,6 +196,7 @@ __all__ = [
     "scalar_dtype",
     "set_tensor_factory",
     "short_type",
+    "split_cases",
     "type_verbosity",
     "unify_type_list",
     "unify_types",

@@ -419,3 +419,49 @@ def _excerpt(text: str, position: int) -> str:
         if k == line_no:
             out.append(f"  {'':>{width}} | {' ' * column}^")
     return "\n".join(out)
+
+
+# ---------------------------------------------------------------------------
+# Several test cases in one file
+
+#: The line that separates the cases of a multi-case file (as MLIR's `// -----`).
+CASE_MARKER = "# -----"
+
+
+class TestCase:
+    """One case of a multi-case file: its text and the line of the file it starts on."""
+
+    __slots__ = ("line", "text")
+    __test__ = False  # not a pytest test class
+
+    def __init__(self, text: str, line: int) -> None:
+        self.text = text
+        self.line = line
+
+    def directive(self, name: str) -> str | None:
+        """The value of the last `# NAME: value` line of this case (so a case's own line
+        overrides the file header's), or None."""
+        found = re.findall(rf"^\s*#\s*{re.escape(name)}:\s*(.*?)\s*$", self.text, re.MULTILINE)
+        return found[-1] if found else None
+
+    def __repr__(self) -> str:
+        return f"TestCase(line {self.line})"
+
+
+def split_cases(text: str) -> list[TestCase]:
+    """The cases of a multi-case file: the parts between `# -----` lines. A first part without
+    a graph (only comments: the file's header, such as `# PASSES: dce`) is the header of every
+    case: its lines are prepended to each."""
+    parts: list[TestCase] = []
+    start, lines = 1, []
+    for number, line in enumerate(text.splitlines(keepends=True), 1):
+        if line.rstrip() == CASE_MARKER:
+            parts.append(TestCase("".join(lines), start))
+            start, lines = number + 1, []
+        else:
+            lines.append(line)
+    parts.append(TestCase("".join(lines), start))
+    if len(parts) > 1 and "graph(" not in parts[0].text:
+        header = parts.pop(0).text
+        parts = [TestCase(header + p.text, p.line) for p in parts]
+    return [p for p in parts if p.text.strip()]

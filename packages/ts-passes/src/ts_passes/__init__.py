@@ -20,7 +20,13 @@ from .common_subexpression_elimination import eliminate_common_subexpression
 from .constant_pooling import constant_pooling
 from .constant_propagation import constant_propagation
 from .dead_code_elimination import eliminate_dead_code
-from .errors import AliasAnalysisError, FusionBackendError, PassError, UnknownPassError
+from .errors import (
+    AliasAnalysisError,
+    FusionBackendError,
+    PassError,
+    PassFailedError,
+    UnknownPassError,
+)
 from .fusion_backend import (
     BACKEND_PACKAGES,
     ENTRY_POINT_GROUP,
@@ -72,6 +78,7 @@ __all__ = [
     "FusionBackendError",
     "LogLevel",
     "PassError",
+    "PassFailedError",
     "PassLogger",
     "UnknownPassError",
     "backend_for",

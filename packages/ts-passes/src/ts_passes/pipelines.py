@@ -61,10 +61,16 @@ def execution_pipeline(*, requires_grad: bool) -> list[str]:
 
 
 def optimize_for_execution(
-    graph: Graph, *, requires_grad: bool, grad_enabled: bool, fuse: bool = True
+    graph: Graph,
+    *,
+    requires_grad: bool,
+    grad_enabled: bool,
+    fuse: bool = True,
+    verify_each: bool = False,
 ) -> None:
     """Optimize a specialized copy of a graph for running (see the module docstring);
-    `fuse=False` leaves out `fuse_graph` (the runtime's fuser switch)."""
+    `fuse=False` leaves out `fuse_graph` (the runtime's fuser switch). A pass that fails
+    is a `PassFailedError` naming it; `verify_each` lints the graph after every pass."""
     log.dump(
         lambda: (
             f"optimizing for execution (requires_grad={requires_grad}, grad_enabled={grad_enabled})"
@@ -80,5 +86,5 @@ def optimize_for_execution(
                     report_missing_backend(graph)
                     continue
             progress.stage(name)
-            run_pass(graph, name)
+            run_pass(graph, name, verify=verify_each)
     log.dump("optimized for execution", graph)
