@@ -83,6 +83,13 @@ def array_of(x: Any, dt: np.dtype) -> ndarray:
     return np.asarray(x, dtype=dt)
 
 
+def check_floating(dt: np.dtype, kernel: str) -> None:
+    """Kernels PyTorch has for floating types only refuse others, naming the kernel:
+    `"silu_cpu" not implemented for 'Long'`."""
+    if dt.kind not in "fc":
+        raise TensorError(f"\"{kernel}\" not implemented for '{_torch_name(dt)}'")
+
+
 def check_inplace_cast(target: Tensor, dt: np.dtype, name: str) -> None:
     """In-place ops may not change their target's category (int tensor += float is an error)."""
     have = target._data.dtype

@@ -18,6 +18,7 @@ import numpy as np
 from ..tensor import Tensor, TensorError, bump_version, wrap
 from .common import (
     array_of,
+    check_floating,
     check_inplace_overlap,
     floating,
     operand,
@@ -199,6 +200,11 @@ def div_mode(self: Tensor, other: Any, rounding_mode: str | None) -> Tensor:
     )
 
 
+def _refuse_bool(dt: np.dtype, kernel: str) -> None:
+    if dt.kind == "b":
+        raise TensorError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 def _check_int_division(b: Any) -> None:
     if np.any(np.asarray(b) == 0):
         raise TensorError("ZeroDivisionError")
@@ -208,6 +214,7 @@ def _check_int_division(b: Any) -> None:
 @broadcasting
 def floor_divide(self: Tensor, other: Any) -> Tensor:
     dt = promote(self, other)
+    _refuse_bool(dt, "div_floor_cpu")
     if dt.kind not in "fc":
         _check_int_division(operand(other, dt))
     return result(np.floor_divide(operand(self, dt), operand(other, dt)))
@@ -217,6 +224,7 @@ def floor_divide(self: Tensor, other: Any) -> Tensor:
 @broadcasting
 def remainder(self: Tensor, other: Any) -> Tensor:
     dt = promote(self, other)
+    _refuse_bool(dt, "remainder_cpu")
     if dt.kind not in "fc":
         _check_int_division(operand(other, dt))
     return result(np.remainder(operand(self, dt), operand(other, dt)))
@@ -233,6 +241,7 @@ def remainder_scalar_tensor(self: Any, other: Tensor) -> Tensor:
 @broadcasting
 def fmod(self: Tensor, other: Any) -> Tensor:
     dt = promote(self, other)
+    _refuse_bool(dt, "fmod_cpu")
     return result(np.fmod(operand(self, dt), operand(other, dt)))
 
 
@@ -240,6 +249,7 @@ def fmod(self: Tensor, other: Any) -> Tensor:
 @broadcasting
 def pow_(self: Tensor, exponent: Any) -> Tensor:
     dt = promote(self, exponent)
+    _refuse_bool(dt, "pow")
     base = operand(self, dt)
     if dt.kind in "iu":
         e = np.asarray(operand(exponent, dt))
@@ -464,7 +474,7 @@ SAME_DTYPE_UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "neg": np.negative,
     "abs": np.abs,
     "sign": np.sign,
-    "square": np.square,
+    "square": lambda a: np.square(a.astype(np.int64) if a.dtype.kind == "b" else a),
 }
 
 #: Rounding: identity on integers, as in PyTorch.
@@ -528,6 +538,7 @@ for _name, _fn in ROUNDING_UNARY.items():
 
 @implements("aten::round.decimals")
 def round_decimals(self: Tensor, decimals: int) -> Tensor:
+    check_floating(self._data.dtype, "round_vml_cpu")
     return result(np.round(self._data, decimals))
 
 
@@ -546,6 +557,7 @@ implements("aten::relu_")(_unary_inplace(relu, "aten::relu_"))
 
 @implements("aten::gelu")
 def gelu(self: Tensor, approximate: str = "none") -> Tensor:
+    check_floating(self._data.dtype, "GeluKernelImpl")
     a = floating(self._data.dtype)
     x = self._data.astype(a, copy=False)
     if approximate == "tanh":
@@ -558,12 +570,14 @@ def gelu(self: Tensor, approximate: str = "none") -> Tensor:
 
 @implements("aten::leaky_relu")
 def leaky_relu(self: Tensor, negative_slope: Any = 0.01) -> Tensor:
+    check_floating(self._data.dtype, "leaky_relu_cpu")
     x = self._data
     return result(np.where(x > 0, x, x * x.dtype.type(negative_slope)))
 
 
 @implements("aten::elu")
 def elu(self: Tensor, alpha: Any = 1, scale: Any = 1, input_scale: Any = 1) -> Tensor:
+    check_floating(self._data.dtype, "elu_cpu")
     x = self._data
     neg = alpha * np.expm1(x * input_scale)
     return result((scale * np.where(x > 0, x, neg)).astype(x.dtype))
@@ -571,6 +585,10 @@ def elu(self: Tensor, alpha: Any = 1, scale: Any = 1, input_scale: Any = 1) -> T
 
 @implements("aten::hardtanh")
 def hardtanh(self: Tensor, min_val: Any = -1, max_val: Any = 1) -> Tensor:
+    if self._data.dtype.kind == "b":
+        raise TensorError("Bool inputs not supported for hardtanh")
+    if self._data.dtype.kind == "u" and (min_val < 0 or max_val < 0):
+        raise TensorError("cannot do hardtanh on an unsigned type with negative limits")
     return result(np.clip(self._data, min_val, max_val))
 
 
@@ -749,15 +767,20 @@ def _d_atan2(grad, self, other, *, result):
     return _g(grad * other / denom, self), _g(-grad * self / denom, other)
 
 
-@derivative(
-    "aten::remainder.Tensor",
-    "aten::remainder.Scalar",
-    "aten::fmod.Tensor",
-    "aten::fmod.Scalar",
-    saves=(),
-)
-def _d_remainder(grad, self, other, *, result):
+@derivative("aten::remainder.Scalar", "aten::fmod.Scalar", saves=())
+def _d_remainder_scalar(grad, self, other, *, result):
     return (grad,)
+
+
+# remainder(a, b) = a - floor(a / b) * b; fmod(a, b) = a - trunc(a / b) * b
+@derivative("aten::remainder.Tensor")
+def _d_remainder(grad, self, other, *, result):
+    return _g(grad, self), _g(-grad * (self / other).floor(), other)
+
+
+@derivative("aten::fmod.Tensor")
+def _d_fmod(grad, self, other, *, result):
+    return _g(grad, self), _g(-grad * (self / other).trunc(), other)
 
 
 _UNARY_DERIVATIVES: dict[str, tuple[tuple[str, ...], Callable[..., Any]]] = {
@@ -848,25 +871,39 @@ def _d_softplus(grad, self, beta=1, threshold=20, *, result):
 
 @derivative("aten::clamp", "aten::clamp.Tensor", saves=("self",))
 def _d_clamp(grad, self, min=None, max=None, *, result):
+    # result = minimum(maximum(self, min), max): each gradient goes where its operand won
     keep = self.eq(self)
+    lifted = self
     if min is not None:
         keep = keep & self.ge(min)
+        lifted = (
+            call("aten::maximum", self, min) if isinstance(min, Tensor) else self.clamp_min(min)
+        )
     if max is not None:
         keep = keep & self.le(max)
-    g_self = grad * keep.float()
-    g_min = _g(grad * self.lt(min).float(), min) if isinstance(min, Tensor) else None
-    g_max = _g(grad * self.gt(max).float(), max) if isinstance(max, Tensor) else None
+    dt = grad.dtype
+    g_self = grad * keep.to(dt)
+    g_min = g_max = None
+    if isinstance(min, Tensor):
+        won = self.lt(min) if max is None else self.lt(min) & lifted.le(max)
+        g_min = _g(grad * won.to(dt), min)
+    if isinstance(max, Tensor):
+        g_max = _g(grad * lifted.gt(max).to(dt), max)
     return g_self, g_min, g_max
 
 
 @derivative("aten::clamp_min", "aten::clamp_min.Tensor", saves=("self",))
 def _d_clamp_min(grad, self, min, *, result):
-    return (grad * self.ge(min).float(),)
+    keep = self.ge(min)
+    g_min = _g(grad * keep.logical_not().to(grad.dtype), min) if isinstance(min, Tensor) else None
+    return grad * keep.to(grad.dtype), g_min
 
 
 @derivative("aten::clamp_max", "aten::clamp_max.Tensor", saves=("self",))
 def _d_clamp_max(grad, self, max, *, result):
-    return (grad * self.le(max).float(),)
+    keep = self.le(max)
+    g_max = _g(grad * keep.logical_not().to(grad.dtype), max) if isinstance(max, Tensor) else None
+    return grad * keep.to(grad.dtype), g_max
 
 
 @derivative(
