@@ -261,3 +261,50 @@ def test_script_if_tracing_runs_python_and_is_scripted_under_a_trace():
     assert "prim::If" in str(traced.graph)  # the scripted control flow is kept
     y = torch.tensor([-2.0, -0.5])
     assert same(traced(y), y * 2)
+
+
+def total_length(spans: List[Span], extra: Optional[Span] = None) -> int:
+    n = 0
+    for s in spans:
+        n += len(s)
+    if extra is not None:
+        n += len(extra)
+    return n
+
+
+def test_python_instances_inside_lists_and_optionals_are_copied_in():
+    f = script(total_length)
+    spans = [Span(0, 2), Span(5, 9)]
+    assert f(spans, Span(1, 2)) == total_length(spans, Span(1, 2)) == 7
+    assert f(spans) == 6
+
+
+class Mish(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.act = self._mish  # a bound method of the module itself
+
+    def _mish(self, x: Tensor) -> Tensor:
+        return x * torch.tanh(torch.nn.functional.softplus(x))
+
+    def forward(self, x):
+        return self.act(x)
+
+
+def test_an_attribute_holding_a_method_of_the_module_calls_it():
+    m = Mish()
+    x = torch.tensor([-1.0, 0.5])
+    assert same(script(m)(x), m(x))
+
+
+def test_a_scripted_unused_function_raises_when_called():
+    from ts_frontend import unused
+
+    @unused
+    def merge(x: Tensor) -> Tensor:
+        return x + 1
+
+    f = script(merge)
+    assert "aten::add" not in str(f.graph)
+    with pytest.raises(RuntimeError, match="@unused"):
+        f(torch.ones(2))
