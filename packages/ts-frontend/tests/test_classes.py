@@ -263,7 +263,7 @@ def test_script_if_tracing_runs_python_and_is_scripted_under_a_trace():
     assert same(traced(y), y * 2)
 
 
-def total_length(spans: List[Span], extra: Optional[Span] = None) -> int:
+def total_length(spans: list[Span], extra: Span | None = None) -> int:
     n = 0
     for s in spans:
         n += len(s)
