@@ -7,6 +7,7 @@ eagerly; the graphs are checked for the nodes TorchScript emits
 
 from __future__ import annotations
 
+import enum
 from typing import NamedTuple
 
 import numpy as np
@@ -308,3 +309,22 @@ def test_a_scripted_unused_function_raises_when_called():
     assert "aten::add" not in str(f.graph)
     with pytest.raises(RuntimeError, match="@unused"):
         f(torch.ones(2))
+
+
+class Level(enum.Enum):
+    LOW = 1
+    HIGH = 2
+
+
+def bump(level: Level) -> tuple[Level, str, int]:
+    if level == Level.LOW:
+        return Level.HIGH, level.name, level.value
+    return level, level.name, level.value * 10
+
+
+def test_enum_members_are_constants_of_their_type():
+    f = script(bump)
+    assert f(Level.LOW) == bump(Level.LOW) == (Level.HIGH, "LOW", 1)
+    assert f(Level.HIGH) == bump(Level.HIGH)
+    text = str(f.graph)
+    assert "Enum<__torch__.test_classes.Level>" in text and "prim::EnumName" in text

@@ -26,6 +26,7 @@ that made their class (`Compiler.object_value`).
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 from ts_ir import (
@@ -34,6 +35,7 @@ from ts_ir import (
     Device,
     DeviceType,
     DictType,
+    EnumType,
     FloatType,
     FutureType,
     InterfaceType,
@@ -103,8 +105,8 @@ def python_constant(obj: Any) -> Any:
     """A Python value as a constant of compiled code (a parameter's default), or
     `NOT_CONSTANT`: numbers, strings, None, devices, dtypes (ints), and tuples and lists
     of them."""
-    if obj is None or isinstance(obj, Device):
-        return obj
+    if obj is None or isinstance(obj, (Device, enum.Enum)):
+        return obj  # an enum member is a constant of its enum's type
     if isinstance(obj, bool):
         return bool(obj)
     if isinstance(obj, int):
@@ -248,6 +250,8 @@ class SimpleValue(SugaredValue):
             return SimpleValue(node.output())
         if isinstance(typ, FutureType) and name == "wait":
             return BuiltinFunction("aten::wait", v, name="wait")
+        if isinstance(typ, EnumType) and name in ("name", "value"):
+            return SimpleValue(_enum_property(ctx, loc, v, typ, name))
         if isinstance(typ, DeviceType) and name in _DEVICE_PROPERTIES:
             return SimpleValue(ctx.call_builtin(_DEVICE_PROPERTIES[name], [v], {}, loc))
         if isinstance(typ, IntType) and name in _DTYPE_QUERIES:
@@ -360,6 +364,18 @@ def _dtype_query(ctx: EmitContext, loc: SourceRange, v: Value, name: str) -> Sug
         loc,
         hint=f"call `x.{name}()` on the tensor instead",
     )
+
+
+def _enum_property(ctx: EmitContext, loc: SourceRange, v: Value, typ: EnumType, name: str) -> Value:
+    """`color.name` (`prim::EnumName`), `color.value` (`prim::EnumValue` of the value type)."""
+    if name == "name":
+        return ctx.call_builtin("prim::EnumName", [v], {}, loc)
+    overload = {IntType: "int", FloatType: "float", StringType: "str"}[type(typ.value_type)]
+    op = registry.find(f"prim::EnumValue.{overload}")
+    assert op is not None
+    node = ctx.insert(ctx.graph.create(op.schema.name, [v], 1), loc)
+    node.output().set_type(typ.value_type)
+    return node.output()
 
 
 def _tensor_attribute(ctx: EmitContext, loc: SourceRange, v: Value, name: str) -> SugaredValue:
