@@ -125,12 +125,12 @@ def _class_value(cls: type, loc: SourceRange | None) -> SugaredValue:
     if cls.__name__ == "Tensor":
         return TensorClassValue()
     if issubclass(cls, enum.Enum):
-        typ = enum_type(cls)
-        if typ is None:
+        members = enum_type(cls)
+        if members is None:
             raise NotSupportedError(
                 f"enum '{cls.__qualname__}' must have all int, all float or all str values", loc
             )
-        return EnumClassValue(cls, typ)
+        return EnumClassValue(cls, members)
     if is_named_tuple_class(cls):
         typ = named_tuple_type(cls)
         if typ is None:
