@@ -84,10 +84,17 @@ class NamedValue:
 
 
 def values_of(ctx: EmitContext, args: list[NamedValue]) -> list[Value]:
-    return [a.value(ctx) for a in args]
+    out = []
+    for a in args:
+        sugared = a.sugared
+        # most arguments are first-class already: skip the dispatch through as_value
+        out.append(sugared.value if type(sugared) is SimpleValue else a.value(ctx))
+    return out
 
 
 def kwarg_values(ctx: EmitContext, kwargs: dict[str, NamedValue]) -> dict[str, Value]:
+    if not kwargs:
+        return {}
     return {k: a.value(ctx) for k, a in kwargs.items()}
 
 
@@ -446,7 +453,7 @@ class BuiltinFunction(SugaredValue):
     ) -> SugaredValue:
         values = values_of(ctx, args)
         if self.self_value is not None:
-            values.insert(0, self.self_value)
+            values = [self.self_value, *values]
         return SimpleValue(ctx.call_builtin(self.symbol, values, kwarg_values(ctx, kwargs), loc))
 
 
