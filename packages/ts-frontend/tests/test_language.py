@@ -148,6 +148,9 @@ def strings(s: str, n: int):
         str(n) + "x",
         s.startswith("ab"),
         s.split("b"),
+        "a" in s,
+        "ca" not in s,
+        "" in s,
     )
 
 
@@ -176,6 +179,7 @@ def maths(a: float, b: int):
 
 def test_strings_and_math():
     check(strings, "abca", 7)
+    check(strings, "xyz", 0)
     check(maths, 2.5, 7)
 
 

@@ -11,6 +11,15 @@ from .errors import (
     UndefinedNameError,
     UninitializedVariableError,
 )
+from .import_source import (
+    ClassSpec,
+    SourceFile,
+    SourceImporter,
+    SourceImportError,
+    literal_value,
+    read_class,
+    read_source_file,
+)
 from .jit_api import (
     Final,
     annotate,
@@ -23,6 +32,7 @@ from .jit_api import (
     unused,
     wait,
 )
+from .python_printer import ConstantTable, PrintError, print_for_archive, qualified_function_name
 from .script import (
     CompilationUnit,
     ScriptCompiler,
@@ -39,15 +49,21 @@ _registrations.register()
 
 __all__ = [
     "CallError",
+    "ClassSpec",
     "CompilationUnit",
+    "ConstantTable",
     "Final",
     "FrontendError",
     "FrontendTypeError",
     "NotSupportedError",
     "ParseError",
+    "PrintError",
     "ScriptCompiler",
     "ScriptFunction",
     "ScriptModule",
+    "SourceFile",
+    "SourceImportError",
+    "SourceImporter",
     "SourceUnavailableError",
     "TracerWarning",
     "TracingCheckError",
@@ -61,6 +77,11 @@ __all__ = [
     "interface",
     "is_scripting",
     "is_tracing",
+    "literal_value",
+    "print_for_archive",
+    "qualified_function_name",
+    "read_class",
+    "read_source_file",
     "script",
     "script_if_tracing",
     "script_method",

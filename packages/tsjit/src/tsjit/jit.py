@@ -1,4 +1,4 @@
-"""`tsjit.jit`: scripting and tracing, as `torch.jit`."""
+"""`tsjit.jit`: scripting, tracing, saving and loading, as `torch.jit`."""
 
 from __future__ import annotations
 
@@ -24,6 +24,9 @@ from ts_frontend import (
 from ts_frontend import TracerWarning as TracerWarning
 from ts_runtime import Future, fuser, get_fuser, set_fuser
 
+from .serialization import jit_load as load
+from .serialization import jit_save as save
+
 _script_if_tracing = script_if_tracing  # the name published code imports
 
 __all__ = [
@@ -41,6 +44,8 @@ __all__ = [
     "interface",
     "is_scripting",
     "is_tracing",
+    "load",
+    "save",
     "script",
     "script_if_tracing",
     "script_method",
