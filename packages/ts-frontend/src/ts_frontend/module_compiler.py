@@ -105,6 +105,7 @@ class ConcreteModuleType:
         # attributes holding a function (`self.act = F.gelu`), as what they mean when called
         self.functions: dict[str, SugaredValue] = {}
         self.function_ids: dict[str, int] = {}
+        self.method_aliases: dict[str, str] = {}  # attributes holding a bound method of self
         self.container: str | None = None
         self.compiling: set[str] = set()
 
@@ -118,6 +119,7 @@ class ConcreteModuleType:
                 for n, s in self.submodules.items()
             ),
             tuple(sorted(self.function_ids.items())),
+            tuple(sorted(self.method_aliases.items())),
         )
 
 
@@ -291,6 +293,10 @@ class ModuleTypes:
                 # `self.act = F.gelu`: compiled code calls the function itself
                 c.functions[name] = to_sugared(value, None, name)
                 c.function_ids[name] = id(value)
+                continue
+            if inspect.ismethod(value) and value.__self__ is module:
+                # `self.act = self._mish`: calls of it call that method
+                c.method_aliases[name] = value.__func__.__name__
                 continue
             if inspect.isroutine(value):
                 c.unusable[name] = f"it holds a Python {type(value).__name__}"

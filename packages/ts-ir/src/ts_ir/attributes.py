@@ -244,6 +244,10 @@ def format_ivalue(v: Any, type: Any = None) -> str:
             return f"({inner},)" if len(v) == 1 else f"({inner})"
     if v is None:
         return "None"
+    if isinstance(v, enum.Enum):  # an enum member, named as TorchScript names it
+        cls = type(v)
+        module = "__torch__" if cls.__module__ == "__main__" else f"__torch__.{cls.__module__}"
+        return f"Enum<{module}.{cls.__qualname__}.{v.name}>"
     if isinstance(v, bool):
         return "True" if v else "False"
     if isinstance(v, int):

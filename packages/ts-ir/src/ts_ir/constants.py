@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 from .attributes import AttributeKind
@@ -31,6 +32,9 @@ def make_constant(graph: Graph, value: Any, type: Type | None) -> Node:
     out = n.output()
     if value is None:
         out.set_type(type or NoneType.get())
+    elif isinstance(value, enum.Enum) and type is not None:
+        n.ival_("value", value)
+        out.set_type(type)
     elif isinstance(value, bool):
         n.i_("value", int(value))
         out.set_type(BoolType.get())
@@ -65,6 +69,11 @@ def make_constant(graph: Graph, value: Any, type: Type | None) -> Node:
     elif isinstance(value, tuple):
         n.ival_("value", value)
         out.set_type(type or TupleType([constant_type_of(x) for x in value]))
+    elif isinstance(value, enum.Enum):  # a member of an `EnumType`, held as itself
+        if type is None:
+            raise IRError(f"an enum constant needs its EnumType: {value!r}")
+        n.ival_("value", value)
+        out.set_type(type)
     elif hasattr(value, "numel") and hasattr(value, "dim"):
         n.t_("value", value)
         out.set_type(type or TensorType.get())

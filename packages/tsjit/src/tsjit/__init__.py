@@ -28,6 +28,11 @@ from .serialization import load, save
 __version__ = "0.1.0"
 
 
+def _assert(condition: Any, message: str) -> None:
+    """`assert condition, message`, written as a call (as `torch._assert`)."""
+    assert condition, message
+
+
 def __getattr__(name: str) -> Any:
     """Everything else is ts-runtime's torch-shaped namespace."""
     try:
