@@ -22,7 +22,7 @@ from ..autograd.grad_mode import GRAD_MODE
 from ..dtypes import dtype_of_numpy
 from ..tensor import DimensionError, Tensor, TensorError, bump_version, normalize_dim, tensor, wrap
 from .common import result, sum_to_shape
-from .dispatch import derivative, implements
+from .dispatch import call, derivative, implements
 from .shape import impl, lazy_impl, scalar_in, shape_str, zeros_of
 
 ndarray = np.ndarray
@@ -624,6 +624,20 @@ def nonzero_numpy(condition: Tensor) -> list[Tensor]:
     """`torch.where(cond)`: one index tensor per dimension (a 0-dim input counts as 1-dim)."""
     a = condition._data
     return [result(i.astype(np.int64, copy=False)) for i in np.nonzero(np.atleast_1d(a))]
+
+
+def where_eager(condition: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """`tsjit.where`: of a condition alone, a tuple of index tensors, as PyTorch's eager
+    `torch.where` gives (compiled code gets the operator's list)."""
+    if not args and not kwargs:
+        return tuple(call("aten::where", condition))
+    return call("aten::where", condition, *args, **kwargs)
+
+
+where_eager.__name__ = "where"
+where_eager._ts_operator = "aten::where"  # type: ignore[attr-defined]
+
+EAGER = {"where": where_eager}
 
 
 @implements("aten::take")
