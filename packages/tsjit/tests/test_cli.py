@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -49,6 +50,9 @@ def program(tmp_path: Path) -> Path:
 
                 def forward(self, x):
                     return torch.relu(self.lin(x))
+
+            # files written for PyTorch ask this before choosing a device
+            DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
             """
         )
     )
@@ -77,7 +81,9 @@ def test_demo_runs_to_the_end_and_shows_the_whole_pipeline(tmp_path: Path):
     assert "\033[" not in out  # piped output has no colour
 
 
-@pytest.mark.parametrize("command", [[], ["demo"], ["script"], ["viz"], ["opt"]])
+@pytest.mark.parametrize(
+    "command", [[], ["demo"], ["script"], ["viz"], ["opt"], ["doctor"], ["convert"]]
+)
 def test_every_command_has_help(command):
     done = tsjit(*command, "--help")
     assert done.returncode == 0, done.stderr
@@ -103,6 +109,32 @@ def test_script_compiles_a_module_class(program: Path):
     assert "prim::CallMethod" in done.stdout or "aten::linear" in done.stdout
 
 
+def test_script_shows_the_instructions_of_a_module(program: Path):
+    done = tsjit(
+        "script", f"{program}:Tiny", "--example", "randn(5, 4)", "--show", "optimized,instructions"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    listing = done.stdout.split("interpreter Code for the example inputs")[1]
+    assert "GetAttr" in listing and "linear" in listing and "relu" in listing
+    assert "RET " in listing
+
+
+def test_a_program_that_asks_for_cuda_runs_on_the_cpu(program: Path, tmp_path: Path):
+    import tsjit as torch
+
+    assert torch.cuda.is_available() is False and torch.cuda.device_count() == 0
+    user = tmp_path / "device.py"
+    user.write_text(
+        "import torch\n\n"
+        "def f(x):\n    return x * 2\n\n"
+        "DEVICE = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+    )
+    done = tsjit("script", f"{user}:f", "--example", "ones(2)", "--show", "result")
+    assert done.returncode == 0, done.stderr
+    assert "tensor([2., 2.])" in done.stdout
+
+
 def test_viz_writes_dot_and_svg(program: Path, tmp_path: Path):
     ir = tmp_path / "g.ir"
     ir.write_text("graph(%x : Tensor):\n  %y : Tensor = aten::relu(%x)\n  return (%y)\n")
@@ -113,6 +145,58 @@ def test_viz_writes_dot_and_svg(program: Path, tmp_path: Path):
         done = tsjit("viz", f"{program}:scaled_tanh", "-o", str(tmp_path / "f.svg"))
         assert done.returncode == 0, done.stderr
         assert "prim::Loop" in (tmp_path / "f.svg").read_text()
+
+
+def test_viz_block_labels_break_lines(program: Path, tmp_path: Path):
+    from ts_ir import read_dot
+
+    done = tsjit("viz", f"{program}:scaled_tanh", "-o", str(tmp_path / "loop.dot"))
+    assert done.returncode == 0, done.stderr
+    dot = (tmp_path / "loop.dot").read_text()
+    assert "\\\\n" not in dot  # an escaped backslash then `n`: a literal \n in a label
+    picture = read_dot(dot)
+    (loop,) = picture.clusters("prim::Loop")
+    (body,) = loop.clusters
+    (params,) = [n for n in body.nodes if picture.labels[n].startswith("%")]
+    lines = picture.labels[params].split("\n")
+    assert len(lines) == 2 and lines[0].endswith(": int") and lines[1].startswith("%x")
+
+
+def test_opt_calls_itself_tsjit_opt():
+    done = tsjit("opt", "--help")
+    assert done.returncode == 0 and done.stdout.startswith("usage: tsjit opt ")
+    assert "ts-opt" not in done.stdout
+    done = tsjit("opt", "-p", "no-such-pass")
+    assert done.returncode == 1 and done.stderr.startswith("tsjit opt: error: ")
+
+
+def test_doctor_reports_packages_backends_caches_threads_and_gpu(tmp_path: Path):
+    import os
+
+    cache = tmp_path / "cache"
+    (cache / "cpu-kernels").mkdir(parents=True)
+    (cache / "cpu-kernels" / "k.kernel").write_bytes(b"x" * 1500)
+    env = {**os.environ, "TS_JIT_CACHE_DIR": str(cache), "TS_JIT_NUM_THREADS": "3"}
+    done = subprocess.run(
+        [sys.executable, "-m", "tsjit", "doctor"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for package in ("ts-ir", "ts-schema", "ts-passes", "ts-runtime", "ts-frontend", "ts-fuser-cpu"):
+        assert re.search(rf"^    {package} +0\.1\.0 ", out, re.M), package
+    assert re.search(r"^    numpy +\d+\.\d+", out, re.M)
+    assert re.search(r"^    cpu +CpuFuser +ts-fuser-cpu", out, re.M)
+    assert re.search(r"^    cuda +CudaFuser +ts-fuser-cuda", out, re.M)
+    assert re.search(r"^    cuda: device +none: ", out, re.M)
+    assert re.search(r"^    fuser in use +cpu$", out, re.M)
+    assert re.search(rf"{re.escape(str(cache / 'cpu-kernels'))} +1 file, 1\.5 kB", out)
+    assert re.search(r"^    cpu fused kernels +3$", out, re.M)
+    assert re.search(r"^    TS_JIT_NUM_THREADS +3$", out, re.M)
+    assert re.search(r"^    tsjit\.cuda\.is_available\(\) +False$", out, re.M)
 
 
 def test_opt_runs_passes_on_ir_text(tmp_path: Path):

@@ -28,6 +28,7 @@ from .disk_cache import DiskCache, entry_key
 from .errors import UnsupportedFusionError
 from .fusibility import can_fuse, why_not_fusible
 from .kernel import CompiledCode, bind, detect_abi
+from .parallel import get_num_threads
 from .specialization import Specialization, specialize
 
 log = logging.getLogger("ts_fuser_cpu")
@@ -73,6 +74,10 @@ class CpuFuser:
 
     def why_not_fusible(self, node: Node) -> str | None:
         return why_not_fusible(node)
+
+    def describe(self) -> dict[str, Any]:
+        """What `tsjit doctor` shows of this backend."""
+        return {"kernel cache": self.disk_cache.directory, "threads": get_num_threads()}
 
     def compile(self, subgraph: Graph, input_specs: Sequence[Type]) -> Callable[..., Any]:
         t0 = time.perf_counter()

@@ -22,7 +22,7 @@ from .attributes import (
 from .constants import constant_type_of, constant_value, is_constant, make_constant
 from .dtypes import DEFAULT_DTYPE, Category, ScalarType, promote_types, result_type, scalar_dtype
 from .errors import IRError, IRParseError, LintError, SourceError, TorchScriptError
-from .graphviz import graph_to_dot
+from .graphviz import DotCluster, DotPicture, graph_to_dot, read_dot, short_type
 from .ir import HOOKS, SIDE_EFFECT_KINDS, Block, Graph, Node, Use, Value, is_valid_name
 from .ir_parser import parse_ir
 from .lexer import PYTHON_KEYWORDS, Lexer, Token, parse_number, parse_string_literal
@@ -106,6 +106,8 @@ __all__ = [
     "DeviceType",
     "DictType",
     "DimnameType",
+    "DotCluster",
+    "DotPicture",
     "FileCheck",
     "FileCheckError",
     "FloatType",
@@ -178,10 +180,12 @@ __all__ = [
     "print_node",
     "promote_types",
     "quote_string",
+    "read_dot",
     "result_type",
     "run_checks_from_comments",
     "scalar_dtype",
     "set_tensor_factory",
+    "short_type",
     "type_verbosity",
     "unify_type_list",
     "unify_types",

@@ -12,6 +12,7 @@
 See README.md for the list; `ts-opt --list` prints the passes by name.
 """
 
+from . import progress
 from .alias_analysis import AliasDb
 from .batch_mm import batch_mm
 from .canonicalize import canonicalize
@@ -21,6 +22,7 @@ from .constant_propagation import constant_propagation
 from .dead_code_elimination import eliminate_dead_code
 from .errors import AliasAnalysisError, FusionBackendError, PassError, UnknownPassError
 from .fusion_backend import (
+    BACKEND_PACKAGES,
     ENTRY_POINT_GROUP,
     FusionBackend,
     backend_for,
@@ -55,6 +57,7 @@ from .shape_analysis import erase_shape_information, propagate_shapes
 from .shape_rules import shape_rules
 
 __all__ = [
+    "BACKEND_PACKAGES",
     "DERIVATIVE_PRESERVING_PASSES",
     "ENTRY_POINT_GROUP",
     "ENV_LOG_LEVEL",
@@ -98,6 +101,7 @@ __all__ = [
     "parse_opt_limits",
     "pass_names",
     "peephole_optimize",
+    "progress",
     "propagate_shapes",
     "register_fusion_backend",
     "register_pass",

@@ -5,7 +5,8 @@
     ts-opt --list                                        the passes it knows
 
 A file that does not parse, or an unknown pass, prints one line of error
-(`ts-opt: error: ...`) and exits with status 1.
+(`ts-opt: error: ...`) and exits with status 1. `tsjit opt` is the same
+command under the name `prog` it is given.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from ts_ir import TorchScriptError, parse_ir
 from .pass_manager import get_pass, passes
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="ts-opt", description="Run tsjit passes on TorchScript IR text and print the result."
+        prog=prog, description="Run tsjit passes on TorchScript IR text and print the result."
     )
     p.add_argument("file", nargs="?", help="IR file to read (default: standard input)")
     p.add_argument(
@@ -40,14 +41,13 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _error(message: str) -> int:
-    first = message.strip().splitlines()[0] if message.strip() else "unknown error"
-    print(f"ts-opt: error: {first}", file=sys.stderr)
-    return 1
+def main(argv: Sequence[str] | None = None, *, prog: str = "ts-opt") -> int:
+    def _error(message: str) -> int:
+        first = message.strip().splitlines()[0] if message.strip() else "unknown error"
+        print(f"{prog}: error: {first}", file=sys.stderr)
+        return 1
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parser(prog).parse_args(argv)
     if args.list:
         for info in passes():
             aliases = f" (also: {', '.join(info.aliases)})" if info.aliases else ""

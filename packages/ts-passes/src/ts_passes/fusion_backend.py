@@ -15,6 +15,10 @@ the node; the runtime later asks the same backend to compile a group:
 
     register_fusion_backend(MyBackend())
 
+A backend may also have `describe() -> dict[str, object]`, what `tsjit
+doctor` shows of it (a `Path` value, such as a kernel cache, is shown with
+the size of what it holds).
+
 A `prim::FusionGroup` node's `Subgraph` attribute is a graph over the
 group's inputs: tensors first, then non-constant scalars; constants are
 copied inside. Inside, `prim::ConstantChunk[chunks=, dim=]` nodes apply only
@@ -28,6 +32,9 @@ Backends register themselves when imported, and installed packages declare
 them in the entry point group `ts.fusers` (an entry point naming a backend
 object, a class to instantiate, or a module that registers on import); the
 group is loaded on the first query (`fusion_backends()`, `backend_for()`).
+With none installed, the executor's pipeline compiles plans without fusion
+and the first plan that would have fused logs so, once, naming the package
+that provides a backend for its device (`BACKEND_PACKAGES`).
 """
 
 from __future__ import annotations
@@ -38,11 +45,13 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 from typing import Any, Protocol, runtime_checkable
 
-from ts_ir import Device, Graph, Node, Type
+from ts_ir import Device, Graph, Node, TensorType, Type
 
 from .errors import FusionBackendError
 
 ENTRY_POINT_GROUP = "ts.fusers"
+#: The package that provides the fusion backend of each device type.
+BACKEND_PACKAGES: dict[str, str] = {"cpu": "ts-fuser-cpu", "cuda": "ts-fuser-cuda"}
 logger = logging.getLogger(__name__)
 
 Kernel = Callable[..., Any]
@@ -62,6 +71,7 @@ class FusionBackend(Protocol):
 _lock = threading.RLock()
 _backends: dict[str, FusionBackend] = {}
 _entry_points_loaded = False
+_missing_reported = False
 
 
 def _device_key(device: str | Device) -> str:
@@ -125,3 +135,37 @@ def backend_for(device: str | Device | None) -> FusionBackend | None:
         return None
     _load_entry_points()
     return _backends.get(_device_key(device))
+
+
+def report_missing_backend(graph: Graph) -> bool:
+    """Log, once per process, that `graph` would have been fused but no backend is installed,
+    naming the package that provides one for its tensors' device; True when this call logged.
+    A graph without tensor operations would not have fused and logs nothing."""
+    global _missing_reported
+    if _missing_reported:
+        return False
+    devices = sorted(
+        {
+            _device_key(t.device)
+            for node in graph.all_nodes()
+            for t in (v.type for v in node.outputs)
+            if isinstance(t, TensorType) and t.device is not None
+        }
+    )
+    if not devices:
+        return False
+    with _lock:
+        if _missing_reported:
+            return False
+        _missing_reported = True
+    providers = " and ".join(
+        f"{BACKEND_PACKAGES[d]} provides the one for {d} tensors"
+        for d in devices
+        if d in BACKEND_PACKAGES
+    )
+    logger.warning(
+        "no fusion backend is installed, so plans run unfused, one kernel per operation; %s "
+        "(`tsjit doctor` lists what is installed)",
+        providers or f"a backend registers itself in the {ENTRY_POINT_GROUP} entry point group",
+    )
+    return True

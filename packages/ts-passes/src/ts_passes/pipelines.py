@@ -11,17 +11,20 @@ types (dtype, device, rank, requires_grad) and optimizes it in place:
    (then constant propagation again, as the unrolled bodies expose
    constants), batch mm, remove mutation where alias analysis allows;
 4. `INFERENCE_PASSES` only when no input requires grad: `fuse_graph` (when a
-   fusion backend is registered), then DCE.
+   fusion backend is registered; with `fuse` asked for and none installed,
+   the first such plan logs it, see `report_missing_backend`), then DCE.
 
 Each list names passes of the pass manager, so `ts-opt -p` can replay any
-step. Nothing here changes results.
+step. Nothing here changes results. Each pass names itself as the stage of
+the progress line a long compilation shows on a terminal (`progress`).
 """
 
 from __future__ import annotations
 
 from ts_ir import Graph, cyclic_gc_paused
 
-from .fusion_backend import fusion_backends
+from . import progress
+from .fusion_backend import fusion_backends, report_missing_backend
 from .jit_log import PassLogger
 from .pass_manager import run_pass
 
@@ -70,7 +73,12 @@ def optimize_for_execution(
     )
     with cyclic_gc_paused():
         for name in execution_pipeline(requires_grad=requires_grad):
-            if name == "fuse_graph" and (not fuse or not fusion_backends()):
-                continue
+            if name == "fuse_graph":
+                if not fuse:
+                    continue
+                if not fusion_backends():
+                    report_missing_backend(graph)
+                    continue
+            progress.stage(name)
             run_pass(graph, name)
     log.dump("optimized for execution", graph)

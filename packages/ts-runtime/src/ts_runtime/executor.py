@@ -2,8 +2,10 @@
 
 Each call computes an ArgumentSpec: for every tensor input (also inside
 tuples) its dtype, rank, requires_grad and device, whether an optional tensor
-is defined, and the grad mode. A spec seen before runs its cached plan;
-a new one compiles a plan:
+is defined, the grad mode, and whether device dispatch is on
+(`devices.ACTIVE`: plans compiled before a device was first used run CPU
+kernels only). A spec seen before runs its cached plan; a new one compiles a
+plan:
 
     copy the graph → give tensor inputs their specialized types
       → the optimization pipeline of ts-passes (required passes, constant
@@ -23,9 +25,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from ts_ir import Device, Graph, OptionalType, TensorType, TupleType, Type
 
 from .autograd.grad_mode import GRAD_MODE
+from .devices import ACTIVE as DEVICES_ACTIVE
+from .devices import storage_device
 from .dtypes import scalar_type_of_numpy
 from .fusion import FUSER_OVERRIDE
 from .interpreter.code import Code
@@ -40,13 +45,19 @@ Optimizer = Callable[..., None]
 
 _UNDEFINED = "undefined"
 _OTHER = "other"
+_ndarray = np.ndarray
 
 
 def _spec_of(value: Any, grad_enabled: bool) -> Any:
     if isinstance(value, Tensor):
         data = value._data
         ag = value._ag
-        return (data.dtype, data.ndim, grad_enabled and ag is not None and ag.requires_grad)
+        return (
+            data.dtype,
+            data.ndim,
+            grad_enabled and ag is not None and ag.requires_grad,
+            CPU if data.__class__ is _ndarray else storage_device(data),
+        )
     if value is None:
         return _UNDEFINED
     if type(value) is tuple:
@@ -57,17 +68,18 @@ def _spec_of(value: Any, grad_enabled: bool) -> Any:
 def _spec_without_grad(spec: Any) -> Any:
     """An input's spec as grad mode off would record it."""
     if _is_tensor_spec(spec):
-        return (spec[0], spec[1], False)
+        return (spec[0], spec[1], False, spec[3])
     if isinstance(spec, tuple):
         return tuple(_spec_without_grad(s) for s in spec)
     return spec
 
 
 def _is_tensor_spec(spec: Any) -> bool:
-    """Whether an input's spec is a tensor's `(dtype, rank, requires_grad)` (else a tuple's)."""
+    """Whether an input's spec is a tensor's `(dtype, rank, requires_grad, device)` (else a
+    tuple's)."""
     return (
         isinstance(spec, tuple)
-        and len(spec) == 3
+        and len(spec) == 4
         and not isinstance(spec[0], tuple)
         and hasattr(spec[0], "kind")
     )
@@ -75,21 +87,23 @@ def _is_tensor_spec(spec: Any) -> bool:
 
 def argument_spec(inputs: Sequence[Any]) -> tuple:
     """The key a plan is cached under: grad mode, the fuser chosen in code (`fuser(...)`;
-    `TS_JIT_FUSER` is read when a plan compiles) and each input's tensor properties
-    (`requires_grad` only counts with grad mode on: under `no_grad` nothing is recorded)."""
+    `TS_JIT_FUSER` is read when a plan compiles), whether device dispatch is on, and each
+    input's tensor properties (`requires_grad` only counts with grad mode on: under `no_grad`
+    nothing is recorded)."""
     override = FUSER_OVERRIDE
     enabled = GRAD_MODE.enabled
     return (
         enabled,
         override[-1] if override else None,
+        DEVICES_ACTIVE[0],
         tuple([_spec_of(v, enabled) for v in inputs]),
     )
 
 
 def _specialize(declared: Type, spec: Any) -> Type:
     if _is_tensor_spec(spec):
-        np_dtype, ndim, requires_grad = spec
-        return TensorType(scalar_type_of_numpy(np_dtype), CPU, requires_grad, (None,) * ndim)
+        np_dtype, ndim, requires_grad, device = spec
+        return TensorType(scalar_type_of_numpy(np_dtype), device, requires_grad, (None,) * ndim)
     if (
         isinstance(spec, tuple)
         and isinstance(declared, TupleType)
@@ -108,11 +122,12 @@ def _specialize(declared: Type, spec: Any) -> Type:
 
 
 def describe_spec(spec: tuple) -> str:
-    grad, fuser, inputs = spec
+    grad, fuser, _, inputs = spec
 
     def one(s: Any) -> str:
-        if isinstance(s, tuple) and len(s) == 3 and hasattr(s[0], "kind"):
-            return f"{s[0]}[{s[1]}d{', grad' if s[2] else ''}]"
+        if _is_tensor_spec(s):
+            device = "" if s[3].type == "cpu" else f", {s[3]}"
+            return f"{s[0]}[{s[1]}d{', grad' if s[2] else ''}{device}]"
         if isinstance(s, tuple):
             return "(" + ", ".join(one(x) for x in s) + ")"
         return str(s)
@@ -144,10 +159,10 @@ def default_optimizer(graph: Graph, *, requires_grad: bool, grad_enabled: bool) 
     """The ts-passes pipeline for execution; fusion as the fuser switch says (`fusion.py`)."""
     import ts_passes
 
-    from .fusion import fusion_enabled
+    from .fusion import fusion_requested
 
     ts_passes.optimize_for_execution(
-        graph, requires_grad=requires_grad, grad_enabled=grad_enabled, fuse=fusion_enabled()
+        graph, requires_grad=requires_grad, grad_enabled=grad_enabled, fuse=fusion_requested()
     )
 
 
@@ -180,6 +195,7 @@ class GraphExecutor:
         spec = (
             enabled,
             override[-1] if override else None,
+            DEVICES_ACTIVE[0],
             tuple([_spec_of(v, enabled) for v in inputs]),
         )
         plan = self._plans.get(spec)
@@ -215,7 +231,9 @@ class GraphExecutor:
             changes.append(f"grad mode {'on' if spec[0] else 'off'}")
         if previous[1] != spec[1]:
             changes.append(f"fuser {spec[1]}")
-        for i, (a, b) in enumerate(zip(previous[2], spec[2], strict=False)):
+        if previous[2] != spec[2]:
+            changes.append("a device came into use")
+        for i, (a, b) in enumerate(zip(previous[3], spec[3], strict=False)):
             # with grad mode switched, requires_grad flags differ as a consequence only
             if a != b and (
                 previous[0] == spec[0] or _spec_without_grad(a) != _spec_without_grad(b)
@@ -224,40 +242,50 @@ class GraphExecutor:
         return "new argument spec: " + (", ".join(changes) or "different inputs")
 
     def _compile(self, spec: tuple) -> ExecutionPlan:
+        from ts_passes import progress
+
         with self._lock:
             plan = self._plans.get(spec)
             if plan is not None:
                 return plan
-            reason = self._reason(spec)
-            grad_enabled, _, input_specs = spec
-            graph = self.graph.copy()
-            if len(input_specs) != len(graph.inputs):
-                from .function import ArgumentCountError
+            with progress.compiling(f"execution plan for {self.name}"):
+                return self._compile_locked(spec)
 
-                raise ArgumentCountError(
-                    f"{self.name} takes {len(graph.inputs)} inputs but {len(input_specs)} were given"
-                )
-            for v, s in zip(graph.inputs, input_specs, strict=True):
-                v.set_type(_specialize(v.type, s))
-            requires_grad = grad_enabled and (_needs_grad(input_specs) or _may_create_grad(graph))
-            if self.optimize:
-                self.optimizer(graph, requires_grad=requires_grad, grad_enabled=grad_enabled)
-            # With no way for a gradient to arise, autograd-recording kernels would only
-            # check and find nothing: compile the plan with the plain kernels.
-            code = Code(graph, grad_enabled=requires_grad, resolver=self.resolver, name=self.name)
-            plan = ExecutionPlan(spec, graph, code, reason)
-            plan.run = code.fn if not code.is_async else (lambda *args: run_code(code, *args))
-            self._plans[spec] = plan
-            self.compiles += 1
-            ExecutorStats.compiles += 1
-            log.info(
-                "compiled plan %d of %s (%s): %s",
-                len(self._plans),
-                self.name,
-                describe_spec(spec),
-                reason,
+    def _compile_locked(self, spec: tuple) -> ExecutionPlan:
+        """Compile the plan for `spec` (the executor's lock held)."""
+        from ts_passes import progress
+
+        reason = self._reason(spec)
+        grad_enabled, _, _, input_specs = spec
+        graph = self.graph.copy()
+        if len(input_specs) != len(graph.inputs):
+            from .function import ArgumentCountError
+
+            raise ArgumentCountError(
+                f"{self.name} takes {len(graph.inputs)} inputs but {len(input_specs)} were given"
             )
-            return plan
+        for v, s in zip(graph.inputs, input_specs, strict=True):
+            v.set_type(_specialize(v.type, s))
+        requires_grad = grad_enabled and (_needs_grad(input_specs) or _may_create_grad(graph))
+        if self.optimize:
+            self.optimizer(graph, requires_grad=requires_grad, grad_enabled=grad_enabled)
+        progress.stage("interpreter code")
+        # With no way for a gradient to arise, autograd-recording kernels would only
+        # check and find nothing: compile the plan with the plain kernels.
+        code = Code(graph, grad_enabled=requires_grad, resolver=self.resolver, name=self.name)
+        plan = ExecutionPlan(spec, graph, code, reason)
+        plan.run = code.fn if not code.is_async else (lambda *args: run_code(code, *args))
+        self._plans[spec] = plan
+        self.compiles += 1
+        ExecutorStats.compiles += 1
+        log.info(
+            "compiled plan %d of %s (%s): %s",
+            len(self._plans),
+            self.name,
+            describe_spec(spec),
+            reason,
+        )
+        return plan
 
 
 _GRAD_SOURCES = frozenset({"prim::GetAttr", "prim::CallMethod", "prim::CallFunction", "prim::fork"})
@@ -280,7 +308,7 @@ def _may_create_grad(graph: Graph) -> bool:
 def _needs_grad(specs: Any) -> bool:
     for s in specs:
         if isinstance(s, tuple):
-            if len(s) == 3 and hasattr(s[0], "kind"):
+            if _is_tensor_spec(s):
                 if s[2]:
                     return True
             elif _needs_grad(s):

@@ -1,8 +1,9 @@
 """Running `prim::FusionGroup` nodes, and the switch that turns fusion on and off.
 
 A fusion group's operation keeps, per specialization of its inputs (each
-tensor's dtype, sizes and strides, which also fix its contiguity; each
-scalar's type), what to call:
+tensor's dtype, sizes and strides, which also fix its contiguity, and the
+kind of its storage, which fixes its device; each scalar's type), what to
+call:
 
 - the kernel the fusion backend registered for the inputs' device
   (`ts_passes.backend_for`) compiled for that specialization (compiled once,
@@ -20,6 +21,10 @@ The switch: `set_fuser("cpu" | "none")`, the `fuser(...)` context manager,
 or the environment variable `TS_JIT_FUSER=cpu|none`, read when an execution
 plan is compiled (default: `cpu`). It decides whether plans compiled while
 it is set fuse; plans already compiled keep what they were compiled with.
+`get_fuser()` says what plans compiled now get: `none` when fusion is
+switched off or when no fusion backend is installed for the chosen device
+(ts-fuser-cpu provides the CPU one; the first plan that would have fused
+then logs that once).
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from ts_ir import (
     Type,
 )
 
+from .devices import DeviceArray
 from .dtypes import scalar_type_of_numpy
 from .interpreter.code import Code
 from .ops.dispatch import implement_factory
@@ -74,12 +80,21 @@ def _check(name: str) -> str:
     return name
 
 
-def get_fuser() -> str:
-    """The fuser plans compiled now use: `set_fuser`'s choice, else `TS_JIT_FUSER`, else "cpu"."""
+def _chosen() -> str:
+    """The fuser asked for: `set_fuser`'s choice, else `TS_JIT_FUSER`, else "cpu"."""
     if _override:
         return _override[-1]
     value = os.environ.get(_ENV, "").strip().lower()
     return value if value in FUSERS else "cpu"
+
+
+def get_fuser() -> str:
+    """The fuser plans compiled now use: the one asked for (`set_fuser`, `TS_JIT_FUSER`,
+    default "cpu"), or "none" when no fusion backend for it is installed."""
+    from ts_passes import backend_for
+
+    chosen = _chosen()
+    return chosen if chosen == "none" or backend_for(chosen) is not None else "none"
 
 
 def set_fuser(name: str) -> None:
@@ -98,7 +113,14 @@ def fuser(name: str) -> Iterator[None]:
 
 
 def fusion_enabled() -> bool:
+    """Whether plans compiled now fuse (fusion asked for and a backend installed)."""
     return get_fuser() != "none"
+
+
+def fusion_requested() -> bool:
+    """Whether fusion is asked for, installed backend or not: the executor's pipeline then
+    says, once, when none is installed."""
+    return _chosen() != "none"
 
 
 # ---------------------------------------------------------------------------
@@ -123,7 +145,7 @@ class FusionGroup:
         for a in args:
             if isinstance(a, Tensor):
                 d = a._data
-                parts += (d.dtype, d.shape, d.strides)
+                parts += (d.__class__, d.dtype, d.shape, d.strides)
             else:
                 parts.append(type(a))
         return tuple(parts)
@@ -142,13 +164,14 @@ class FusionGroup:
         specs, device, problem = _input_specs(args)
         if problem is not None:
             return self._fall_back(problem, specs)
-        from ts_passes import backend_for
+        from ts_passes import backend_for, progress
 
         backend = backend_for(device)
         if backend is None:
             return self._fall_back(f"no fusion backend is registered for {device}", specs)
         try:
-            return backend.compile(self.subgraph, specs)
+            with progress.compiling(f"{self.name} for {device}"):
+                return backend.compile(self.subgraph, specs)
         except TorchScriptError as exc:
             return self._fall_back(str(exc), specs)
         except Exception as exc:  # a backend bug must not change results
@@ -188,7 +211,7 @@ def _input_specs(args: tuple[Any, ...]) -> tuple[list[Type], Device | None, str 
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
             d = a._data
-            if not isinstance(d, np.ndarray):
+            if not isinstance(d, (np.ndarray, DeviceArray)):
                 return specs, None, f"input {i} is not stored in a numpy array"
             try:
                 dtype = scalar_type_of_numpy(d.dtype)
@@ -228,7 +251,7 @@ def _make_run(group: FusionGroup) -> Callable[..., Any]:
     for i, is_tensor in enumerate(group.tensor_inputs):
         if is_tensor:
             lines.append(f"        d{i} = a{i}._data")
-            key_parts += [f"d{i}.dtype", f"d{i}.shape", f"d{i}.strides"]
+            key_parts += [f"d{i}.__class__", f"d{i}.dtype", f"d{i}.shape", f"d{i}.strides"]
         else:
             key_parts.append(f"type(a{i})")
     args = ", ".join(params)

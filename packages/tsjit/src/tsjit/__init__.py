@@ -10,17 +10,20 @@
 
 Everything ts-runtime's eager namespace offers (`tsjit.tensor`,
 `tsjit.tanh`, dtypes, `tsjit.no_grad`) is available here; `tsjit.jit`
-compiles and traces, `tsjit.nn` has the modules.
+compiles and traces, `tsjit.nn` has the modules, `tsjit.cuda` says whether
+CUDA devices can be used.
 """
 
 from __future__ import annotations
 
+from math import e, inf, nan, pi
 from typing import Any
 
 import ts_runtime as _runtime
 from ts_runtime.ops_namespace import ops
 
-from . import jit, nn
+from . import cuda, jit, nn, optim
+from .serialization import load, save
 
 __version__ = "0.1.0"
 
@@ -37,4 +40,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(dir(_runtime)))
 
 
-__all__ = ["jit", "nn", "ops"]
+__all__ = ["cuda", "e", "inf", "jit", "load", "nan", "nn", "ops", "optim", "pi", "save"]

@@ -5,6 +5,10 @@
     tsjit viz FILE.ir|FILE.py:NAME -o out.svg
                                     a picture of a graph with its blocks and subgraphs
     tsjit opt FILE.ir -p dce,cse    run passes on IR text (the same as `ts-opt`)
+    tsjit convert model.pt model.tsj
+                                    a TorchScript archive rewritten as a tsjit archive
+    tsjit doctor                    what is installed: packages, fusion backends, kernel caches,
+                                    threads, GPU
 
 Exit codes: 0 success, 1 a bad program, file or argument (the error is
 printed as one clear message; `--debug` shows the traceback), 2 a misused
@@ -229,10 +233,39 @@ def cmd_viz(args: argparse.Namespace, term: Terminal) -> int:
     return 0
 
 
+def cmd_convert(args: argparse.Namespace, term: Terminal) -> int:
+    """Load an archive (TorchScript's `.pt`, or tsjit's own) and write it as a tsjit archive."""
+    import ts_serialize
+
+    source, target = Path(args.source), Path(args.target)
+    if not source.is_file():
+        raise CommandError(f"no such file: {source}")
+    if target.exists() and not args.force:
+        raise CommandError(f"{target} exists; pass --force to overwrite it")
+    wanted: dict[str, Any] = {name: None for name in ts_serialize.extra_file_names(source)}
+    program = ts_serialize.load(source, extra_files=wanted)
+    ts_serialize.save(program, target, extra_files=wanted)
+    kind = "module" if hasattr(program, "named_parameters") else type(program).__name__
+    params = sum(p.numel() for p in program.parameters()) if kind == "module" else 0
+    term.write(
+        f"wrote {target} ({target.stat().st_size:,} bytes): {kind} "
+        f"{getattr(getattr(program, '_type', None), 'qualified_name', '')}"
+        + (f", {params:,} parameters" if params else "")
+        + (f", extra files {', '.join(wanted)}" if wanted else "")
+    )
+    return 0
+
+
 def cmd_opt(argv: Sequence[str]) -> int:
     from ts_passes.cli import main as opt_main
 
-    return int(opt_main(list(argv)) or 0)
+    return int(opt_main(list(argv), prog="tsjit opt") or 0)
+
+
+def cmd_doctor(args: argparse.Namespace, term: Terminal) -> int:
+    from . import doctor
+
+    return doctor.run(term)
 
 
 # ---------------------------------------------------------------------------
@@ -282,9 +315,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, help="output file: .svg, .png, .pdf or .dot")
     p.add_argument("--example", help="optimize for these inputs first (see `tsjit script --help`)")
 
+    p = sub.add_parser("convert", help="rewrite a TorchScript .pt archive as a tsjit archive",
+                       description="Load SOURCE (a TorchScript archive written by torch.jit.save, or a tsjit "
+                       "archive) without running any of its code or pickles, and write it as a tsjit "
+                       "archive (docs/serialization.md), extra files included.")  # fmt: skip
+    p.add_argument("source", metavar="model.pt")
+    p.add_argument("target", metavar="model.tsj")
+    p.add_argument("--force", action="store_true", help="overwrite TARGET if it exists")
+
     sub.add_parser(
         "opt", help="run optimization passes on IR text (same as `ts-opt`)", add_help=False
     )
+
+    sub.add_parser("doctor", help="what is installed: packages, fusion backends, kernel caches, threads, GPU",
+                   description="Print the installed tsjit packages and libraries with their versions, the fusion "
+                   "backends, the kernel caches on disk and their sizes, threads, and whether a GPU can be used.")  # fmt: skip
     return parser
 
 
@@ -301,7 +346,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     term = Terminal(color=args.color)
-    handler = {"demo": cmd_demo, "script": cmd_script, "viz": cmd_viz}[args.command]
+    handler = {
+        "demo": cmd_demo,
+        "script": cmd_script,
+        "viz": cmd_viz,
+        "doctor": cmd_doctor,
+        "convert": cmd_convert,
+    }[args.command]
     try:
         return handler(args, term)
     except (CommandError, OSError) as exc:

@@ -19,12 +19,13 @@ from ..tensor import Tensor, TensorError, bump_version, wrap
 from .common import (
     array_of,
     check_floating,
-    check_inplace_cast,
+    check_inplace_overlap,
     floating,
     operand,
     promote,
     result,
     sum_to_shape,
+    write_inplace,
 )
 from .dispatch import call, derivative, implements
 
@@ -96,9 +97,18 @@ def _scaled(other: Any, alpha: Any) -> Any:
     return other * alpha
 
 
+def _check_alpha(dt: np.dtype, alpha: Any) -> None:
+    """PyTorch's `alpha_check`: the scale of `add`/`sub` must fit the result's dtype."""
+    if type(alpha) is bool and dt.kind != "b":
+        raise TensorError("Boolean alpha only supported for Boolean results.")
+    if dt.kind in "iub" and isinstance(alpha, (float, complex)):
+        raise TensorError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+
+
 def _inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
-    check_inplace_cast(self, out._data.dtype, name)
-    self._data[...] = out._data
+    write_inplace(self, out._data, name)
     bump_version(self)
     return self
 
@@ -113,7 +123,7 @@ def _same_dtype_binary(ufunc: Any, *, bools: bool = True) -> Kernel:
     new = object.__new__
 
     def kernel(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
-        if type(other) is Tensor and alpha == 1:
+        if type(other) is Tensor and alpha == 1 and type(alpha) is int:
             a = self._data
             b = other._data
             if a.dtype is b.dtype and (bools or a.dtype.kind != "b"):
@@ -136,6 +146,8 @@ def _same_dtype_binary(ufunc: Any, *, bools: bool = True) -> Kernel:
                 "Subtraction, the `-` operator, with two bool tensors is not supported. "
                 "Use the `^` or `logical_xor()` operator instead."
             )
+        if type(alpha) is not int:
+            _check_alpha(promote(self, other), alpha)
         return _binary(ufunc, self, _scaled(other, alpha))
 
     kernel.__name__ = ufunc.__name__
@@ -279,6 +291,7 @@ def atan2(self: Tensor, other: Tensor) -> Tensor:
 
 def _register_inplace(functional: Kernel, *keys: str) -> None:
     def kernel(self: Tensor, *args: Any) -> Tensor:
+        check_inplace_overlap(self, args)
         return _inplace(self, functional(self, *args), keys[0])
 
     kernel.__name__ = functional.__name__ + "_"
