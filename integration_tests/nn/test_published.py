@@ -12,15 +12,9 @@ from .harness import assert_close, restore, state_of, to_tsjit
 from .published import library
 
 MODELS = library(tsjit)
-FUNCTION_ATTRIBUTE = "a module attribute holding a Python function (frontend-requests.md, nn 3)"
-
-
 def _cases():
     for name in MODELS:
-        marks = []
-        if name == "detectron2_conv2d_relu":
-            marks.append(pytest.mark.xfail(reason=FUNCTION_ATTRIBUTE, strict=True))
-        yield pytest.param(name, marks=marks, id=name)
+        yield pytest.param(name, id=name)
 
 
 @pytest.mark.parametrize("name", list(_cases()))

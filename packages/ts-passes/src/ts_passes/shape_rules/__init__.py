@@ -15,7 +15,7 @@ module each:
     nn           convolution, pooling, normalization, embedding, losses
     creation     zeros, full, arange, tensor, *_like, new_*, random
     indexing     gather, scatter, index, nonzero, bincount
-    signal       complex parts, Fourier transforms, distances
+    signal       complex parts, Fourier transforms, resampling, distances
     containers   dict and list plumbing: declared types only
 
 In-place forms (`add_`, `relu_`) and out= forms (`add.out`) need no entry:

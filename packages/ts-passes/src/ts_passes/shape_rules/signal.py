@@ -1,4 +1,4 @@
-"""Shape rules of complex tensors, Fourier transforms and distances.
+"""Shape rules of complex tensors, Fourier transforms, resampling and distances.
 
 fft, ifft (of n)      complex, the dim n long (complex64 for float32 and integers)
 rfft                  complex, the dim n // 2 + 1 long
@@ -10,6 +10,7 @@ cdist                 (..., P, R) of x1's and x2's rows
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ts_ir import ScalarType, TensorType, Type
@@ -27,6 +28,7 @@ from .core import (
     like_input,
     make_tensor,
     shape_rules,
+    size_list,
     to_float,
 )
 
@@ -168,6 +170,29 @@ def frequencies_rule(args: ShapeArgs) -> Type | None:
     )
 
 
+# -- resampling
+
+
+def upsample_rule(spatial: int) -> Any:
+    """upsample_*: the spatial dims from output_size, or floor(size * scale factor)."""
+
+    def rule(args: ShapeArgs) -> Type | None:
+        x = args.tensor("self") or args.tensor("input")
+        if x is None:
+            return None
+        sizes = complete_sizes(x)
+        out = size_list(args, "output_size")
+        if out is None and args.index("scale_factors") is not None and sizes is not None:
+            factors = args.const("scale_factors")
+            if isinstance(factors, list) and len(factors) == spatial:
+                out = [math.floor(s * f) for s, f in zip(sizes[-spatial:], factors, strict=True)]
+        if out is None or sizes is None or len(out) != spatial or None in out:
+            return make_tensor(x.scalar_type, x.device, x.dim(), [x], contiguous=True)
+        return make_tensor(x.scalar_type, x.device, (*sizes[:-spatial], *out), [x], contiguous=True)
+
+    return rule
+
+
 # -- distances
 
 
@@ -254,6 +279,13 @@ def _register() -> None:
         r(f"aten::{name}", frequencies_rule)
     for name in ("fft_fftshift", "fft_ifftshift"):
         r(f"aten::{name}", like_input(0))
+    for n in (1, 2, 3):
+        r(f"aten::upsample_nearest{n}d", upsample_rule(n))
+        r(f"aten::_upsample_nearest_exact{n}d", upsample_rule(n))
+    r("aten::upsample_linear1d", upsample_rule(1))
+    r("aten::upsample_bilinear2d", upsample_rule(2))
+    r("aten::upsample_bicubic2d", upsample_rule(2))
+    r("aten::upsample_trilinear3d", upsample_rule(3))
     for name in ("cross", "linalg_cross"):
         r(f"aten::{name}", cross_rule)
     r("aten::cosine_similarity", cosine_similarity_rule)

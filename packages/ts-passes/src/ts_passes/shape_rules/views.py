@@ -405,6 +405,14 @@ def to_rule(args: ShapeArgs) -> Type | None:
     return make_tensor(dtype, device, complete_sizes(t) or t.dim(), [t])
 
 
+def cuda_rule(args: ShapeArgs) -> Type | None:
+    """cuda(): the tensor on the first CUDA device."""
+    t = args.tensor(0)
+    if t is None:
+        return None
+    return make_tensor(t.scalar_type, Device("cuda:0"), complete_sizes(t) or t.dim(), [t])
+
+
 def _joined_dtype(types: list[TensorType]) -> ScalarType | None:
     from ts_ir import Category
 
@@ -557,6 +565,7 @@ def _register() -> None:
     r("aten::contiguous", contiguous_rule)
     for name in ("to", "_to_copy"):
         r(f"aten::{name}", to_rule)
+    r("aten::cuda", cuda_rule)
     r("aten::cat", cat_rule)
     r("aten::concat", cat_rule)
     r("aten::concatenate", cat_rule)
