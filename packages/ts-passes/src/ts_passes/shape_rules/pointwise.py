@@ -156,7 +156,7 @@ UNARY_FLOAT = (
     "sigmoid", "tanh", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
     "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
     "acosh", "atanh", "erf", "erfc", "erfinv", "reciprocal", "logit", "digamma",
-    "lgamma", "sinc", "log_sigmoid", "angle", "i0", "special_i0", "special_i0e",
+    "lgamma", "sinc", "log_sigmoid", "i0", "special_i0", "special_i0e",
     "special_i1", "special_i1e", "deg2rad", "rad2deg", "special_sinc", "special_entr",
     "special_ndtr", "special_logit", "special_erfinv", "special_digamma", "special_psi",
     "polygamma", "special_polygamma", "silu",

@@ -344,6 +344,39 @@ def repeat_rule(args: ShapeArgs) -> Type | None:
     return make_tensor(t.scalar_type, t.device, tuple(out) if None not in out else n, [t])
 
 
+def unfold_rule(args: ShapeArgs) -> Type | None:
+    """unfold(dim, size, step): dim becomes the number of windows, a last dim of `size`."""
+    t = args.tensor(0)
+    if t is None or t.sizes is None:
+        return None if t is None else view_of(t, None)
+    rank = len(t.sizes)
+    size, step = int_const(args, "size"), int_const(args, "step")
+    d = dims_of(args.const("dimension"), rank) if rank else [0]
+    if d is None or size is None or step is None or step <= 0 or (rank and t.sizes[d[0]] is None):
+        return view_of(t, rank + 1 if rank else 1)
+    if rank == 0:
+        return view_of(t, (1,))
+    out = list(t.sizes)
+    out[d[0]] = (t.sizes[d[0]] - size) // step + 1  # type: ignore[operator]
+    out.append(size)
+    return view_of(t, tuple(out) if None not in out else rank + 1)
+
+
+def repeat_interleave_rule(args: ShapeArgs) -> Type | None:
+    """repeat_interleave(self, repeats, dim): self's rank (1 without dim); of repeats alone,
+    1-d int64 indices."""
+    t = args.tensor("self")
+    if t is None:
+        counts = args.tensor("repeats")
+        if counts is None:
+            return None
+        return make_tensor(ScalarType.Long, counts.device, 1, requires_grad=False)
+    dim = args.const("dim")
+    if dim is None:
+        return make_tensor(t.scalar_type, t.device, 1, [t])
+    return make_tensor(t.scalar_type, t.device, t.dim() if known(dim) else None, [t])
+
+
 def contiguous_rule(args: ShapeArgs) -> Type | None:
     t = args.tensor(0)
     if t is None:
@@ -370,6 +403,14 @@ def to_rule(args: ShapeArgs) -> Type | None:
         if dev is not None:
             device = (dev if isinstance(dev, Device) else Device(str(dev))) if known(dev) else None
     return make_tensor(dtype, device, complete_sizes(t) or t.dim(), [t])
+
+
+def cuda_rule(args: ShapeArgs) -> Type | None:
+    """cuda(): the tensor on the first CUDA device."""
+    t = args.tensor(0)
+    if t is None:
+        return None
+    return make_tensor(t.scalar_type, Device("cuda:0"), complete_sizes(t) or t.dim(), [t])
 
 
 def _joined_dtype(types: list[TensorType]) -> ScalarType | None:
@@ -524,6 +565,7 @@ def _register() -> None:
     r("aten::contiguous", contiguous_rule)
     for name in ("to", "_to_copy"):
         r(f"aten::{name}", to_rule)
+    r("aten::cuda", cuda_rule)
     r("aten::cat", cat_rule)
     r("aten::concat", cat_rule)
     r("aten::concatenate", cat_rule)
@@ -548,6 +590,8 @@ def _register() -> None:
     ):
         r(f"aten::{name}", split_rule)
     r("aten::unbind", unbind_rule)
+    r("aten::unfold", unfold_rule)
+    r("aten::repeat_interleave", repeat_interleave_rule)
 
 
 _register()

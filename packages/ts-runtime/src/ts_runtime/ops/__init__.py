@@ -8,11 +8,14 @@ from . import (  # noqa: F401
     aliases,
     array_kernels,
     attention,
+    complex_ops,
     counting,
     creation,
     dicts,
     dispatch,
+    distances,
     elementwise,
+    fft,
     indexing,
     joins,
     linalg,
@@ -26,6 +29,7 @@ from . import (  # noqa: F401
     pointwise,
     prims,
     random,
+    rearrange,
     reduction,
     resampling,
     scalars,
@@ -43,6 +47,12 @@ out_variants.register_all()
 
 #: Eager functions whose Python signature differs from their operator's schema:
 #: factories taking `requires_grad`, `einsum` and `meshgrid` taking tensors as arguments.
-EAGER_FUNCTIONS = {**creation.EAGER, **joins.EAGER, **linalg.EAGER, **shape.EAGER}
+EAGER_FUNCTIONS = {
+    **creation.EAGER,
+    **indexing.EAGER,
+    **joins.EAGER,
+    **linalg.EAGER,
+    **shape.EAGER,
+}
 
 __all__ = ["EAGER_FUNCTIONS", "dispatch"]
