@@ -195,6 +195,9 @@ _POINT_TO_FIRST = frozenset(
     for k in ("unchecked_cast", "profile", "profile_ivalue", "Guard", "unchecked_unwrap_optional")
 )
 _NOTHING = frozenset({prim.Print, prim.isinstance, prim.RaiseException})
+# the profiling executor's checks return what they check (a bailout's first input is its
+# template, a type check's last output is whether its inputs match)
+_CHECKS = frozenset({prim.BailOut, prim.TypeCheck})
 # aten ops whose list argument, used once, does not escape (PyTorch's functionalNonEscapingListUse)
 _NON_ESCAPING_LIST_USERS = frozenset(
     f"aten::{k}" for k in ("cat", "broadcast_tensors", "stack", "vstack", "hstack", "dstack")
@@ -212,6 +215,7 @@ _SPECIAL_KINDS = (
     | _POINT_TO_FIRST
     | _NOTHING
     | _NORMS
+    | _CHECKS
     | {_IF, _LOOP, _SET_ATTR, _FORK, _CHUNK, _BCHUNK, _WAIT}
 )
 
@@ -295,6 +299,12 @@ class AliasDb:
                 self._set_wildcard(v)
         elif kind in _POINT_TO_FIRST and node.inputs and node.outputs:
             self._make_pointer_to(node.output(0), node.inputs[0])
+        elif kind in _CHECKS:
+            checked = node.inputs[1:2] if kind is prim.BailOut else node.inputs
+            for v, out in zip(checked, node.outputs, strict=False):
+                self._make_pointer_to(out, v)
+            for out in node.outputs[len(checked) :]:
+                self._give_fresh_alias(out)
         elif kind is _CHUNK:
             for v in node.outputs:
                 self._make_pointer_to(v, node.input(0))
