@@ -361,3 +361,28 @@ with prim::FusionGroup_0 = graph(%a : Float(*, requires_grad=0, device=cpu), %b 
     )
     assert not insert_type_checks(g)
     assert kinds(g).count("prim::Guard") == 2
+
+
+def test_broadcast_pieces_get_their_layout_and_join_the_type_check():
+    b, m = (
+        "Float(8, strides=[1], requires_grad=0, device=cpu)",
+        ("Float(4, 8, strides=[8, 1], requires_grad=0, device=cpu)"),
+    )
+    g = parse(
+        f"""graph(%b : Tensor, %m : Tensor):
+  %b.1 : {b} = prim::Guard(%b)
+  %m.1 : {m} = prim::Guard(%m)
+  %l : Tensor[] = prim::ListConstruct(%b.1, %m.1)
+  %bt : Tensor[] = aten::broadcast_tensors(%l)
+  %p : Tensor, %q : Tensor = prim::ListUnpack(%bt)
+  %r : Tensor = prim::FusionGroup_0(%p, %q)
+  return (%r)
+with prim::FusionGroup_0 = graph(%x : Tensor, %y : Tensor):
+  %s : Tensor = aten::mul(%x, %y)
+  return (%s)
+"""
+    )
+    assert insert_type_checks(g)
+    expanded = "Float(4, 8, strides=[0, 1], requires_grad=0, device=cpu)"
+    FileCheck().check(f"prim::TypeCheck[types=[{expanded}, {m}]](%p, %q)").run(str(g))
+    assert kinds(g).count("prim::Guard") == 2  # read by the list: they stay

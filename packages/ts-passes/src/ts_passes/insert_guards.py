@@ -222,6 +222,9 @@ def insert_type_checks(graph: Graph) -> bool:
     """Guard fusion groups with `prim::TypeCheck`, a `prim::If` and a `prim::FallbackGraph` (see
     the module docstring); True if any group was guarded."""
     groups = [n for n in graph.all_nodes() if n.kind is FUSION_GROUP]
+    if not groups:
+        return False
+    refine_types_from_checks(graph)  # the types the fuser gave what it added (broadcasts)
     plans = {g: _plan_group(g) for g in groups}
     plans = {g: p for g, p in plans.items() if p is not None}
     # a check moves into the type checks only when every group reading it gets one
