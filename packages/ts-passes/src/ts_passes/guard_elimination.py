@@ -72,7 +72,9 @@ def _placed(node: Node, anchor: Node | None) -> bool:
     block = node.owning_block
     assert block is not None
     p = node.prev
-    while p is not anchor and p is not block.return_node and p.kind in _RUN_KINDS:
+    while p is not None and p is not anchor and p is not block.return_node:
+        if p.kind not in _RUN_KINDS:
+            break
         p = p.prev
     return p is (anchor if anchor is not None else block.return_node)
 

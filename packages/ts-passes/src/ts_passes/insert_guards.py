@@ -225,8 +225,11 @@ def insert_type_checks(graph: Graph) -> bool:
     if not groups:
         return False
     refine_types_from_checks(graph)  # the types the fuser gave what it added (broadcasts)
-    plans = {g: _plan_group(g) for g in groups}
-    plans = {g: p for g, p in plans.items() if p is not None}
+    plans: dict[Node, list[int]] = {}
+    for g in groups:
+        entries = _plan_group(g)
+        if entries is not None:
+            plans[g] = entries
     # a check moves into the type checks only when every group reading it gets one
     moved: set[Node] = set()
     for g, entries in plans.items():

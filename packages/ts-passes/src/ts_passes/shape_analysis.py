@@ -215,7 +215,7 @@ def _broadcast_pieces(unpack: Node) -> list[TensorType] | None:
     for t in types:
         assert isinstance(t, TensorType) and t.sizes is not None and t.strides is not None
         offset = len(shape) - len(t.sizes)
-        strides = [0] * offset
+        strides: list[int | None] = [0] * offset
         for size, stride, out in zip(t.sizes, t.strides, shape[offset:], strict=True):
             strides.append(stride if size == out else 0)
         pieces.append(t.with_sizes_strides(shape, strides))  # type: ignore[arg-type]

@@ -126,8 +126,9 @@ def _make_check(t: TensorType) -> Callable[[Any], bool]:
             conditions.append(f"d.ndim == {len(t.sizes)}")
             conditions += [f"d.shape[{i}] == {s}" for i, s in enumerate(t.sizes) if s is not None]
         if t.strides is not None:
-            if itemsize is not None and None not in t.strides:
-                cells["STRIDES"] = tuple(s * itemsize for s in t.strides)
+            strides = [s for s in t.strides if s is not None]
+            if itemsize is not None and len(strides) == len(t.strides):
+                cells["STRIDES"] = tuple(s * itemsize for s in strides)
                 conditions.append("d.strides == STRIDES")
             else:
                 for i, s in enumerate(t.strides):
