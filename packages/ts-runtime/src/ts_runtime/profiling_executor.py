@@ -2,10 +2,13 @@
 PyTorch's `profiling_graph_executor_impl.cpp`.
 
 The first call optimizes a copy of the graph without tensor types and
-instruments it (`ts_passes.prepare_for_profiling`); the next
+instruments it (`ts_passes.prepare_for_profiling`); the first
 `num_profiled_runs` calls (default 1) run it, recording at every
-`prim::profile` the merged type of what passed (`ProfilingRecord`). Then
-the plan is optimized from those types (`ts_passes.optimize_profiled_graph`):
+`prim::profile` the merged type of what passed (`ProfilingRecord`). The
+next call optimizes the plan from those types
+(`ts_passes.optimize_profiled_graph`), as PyTorch's does, so an executor
+that only ever runs its profiled runs (a fallback function taken once)
+never pays for optimizing:
 guards where nothing derives a type, each becoming a `prim::BailOut`;
 fusion groups behind a `prim::TypeCheck` with a fallback function; the
 passes that use the checked types. Later calls run that plan:
@@ -257,9 +260,23 @@ class ProfilingGraphExecutor:
                 return self._bail_out(state, plan, signal)
         if state.simple is not None:
             return state.simple.run(*inputs)
+        if state.remaining <= 0 and state.record is not None:
+            self._check_arity(inputs)
+            self._plan(state)  # profiled enough: optimize now, then run the plan
+            return self.run(*inputs)
         return self._profiling_run(state, inputs)
 
     __call__ = run
+
+    def run_for(self, plan_kept: bool, inputs: tuple[Any, ...]) -> Any:
+        """Run for a plan of another executor: as usual while that plan is kept, else without
+        optimizing (the plan is being profiled again: an optimization here would be wasted)."""
+        if plan_kept:
+            return self.run(*inputs)
+        state = self._state_for_now()
+        if state.plan is None and state.simple is None:
+            return self._profiling_run(state, inputs)
+        return self.run(*inputs)
 
     def _new_state(self, key: tuple) -> _State:
         with self._lock:
@@ -291,9 +308,13 @@ class ProfilingGraphExecutor:
             self.profiled_runs += 1
             ProfilingStats.profiled_runs += 1
             state.remaining -= 1
-            if state.remaining <= 0 and state.plan is None and state.simple is None:
-                self._optimize(state)
         return result
+
+    def _plan(self, state: _State) -> None:
+        """Optimize the plan of a state that has profiled enough, unless another thread has."""
+        with self._lock:
+            if state.plan is None and state.simple is None:
+                self._optimize(state)
 
     # -- profiling and optimizing
 
@@ -404,7 +425,7 @@ class ProfilingGraphExecutor:
             )
             self._event(state, "bailout", reason, logging.INFO)
             self._maybe_reprofile(state, plan)
-        return executor.run(*signal.values)
+        return executor.run_for(state.plan is plan, signal.values)
 
     def _fallback_function(
         self, state: _State, plan: ProfilingPlan, name: str
@@ -425,7 +446,7 @@ class ProfilingGraphExecutor:
                     state, "fallback", f"{name}: a type check failed for ({got})", logging.INFO
                 )
                 self._maybe_reprofile(state, plan)
-            return executor.run(*args)
+            return executor.run_for(state.plan is plan, args)
 
         return call
 
@@ -470,7 +491,10 @@ class ProfilingGraphExecutor:
         is optimized yet (running the function, as PyTorch's `graph_for` does)."""
         state = self._state_for_now()
         while state.plan is None and state.simple is None:
-            self._profiling_run(state, inputs)
+            if state.remaining <= 0 and state.record is not None:
+                self._plan(state)
+            else:
+                self._profiling_run(state, inputs)
         if state.simple is not None:
             return state.simple.plan_for(*inputs)
         return state.plan
