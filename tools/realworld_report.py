@@ -4,6 +4,7 @@
     python tools/realworld_report.py --all      # every item
     python tools/realworld_report.py --only timm
     python tools/realworld_report.py --markdown # the section of docs/features.md
+    python tools/realworld_report.py --prune    # drop known failures that now reproduce
 
 Runs each recorded item under tsjit as the tests do (`realworld/check.py`): scripted, on
 every case; and traced, where PyTorch traced it. Needs no torch.
@@ -35,7 +36,15 @@ def main() -> None:
     parser.add_argument(
         "--markdown", action="store_true", help="print the docs/features.md section instead"
     )
+    parser.add_argument(
+        "--prune",
+        action="store_true",
+        help="remove the entries of realworld/known_failures.py that now reproduce PyTorch",
+    )
     args = parser.parse_args()
+    if args.prune:
+        prune()
+        return
     if args.markdown:
         args.all = False
     with open(RECORDED, encoding="utf-8") as f:
@@ -125,6 +134,52 @@ def markdown(totals: Counter[str], libraries: dict[str, Counter[str]]) -> None:
         for why, ids in sorted(by_reason.items(), key=lambda kv: (-len(kv[1]), kv[0])):
             print(f"| {why} | {', '.join(f'`{i}`' for i in sorted(ids))} |")
         print()
+
+
+def _reproduces(row: dict, traced: bool) -> bool:
+    """Whether `row` passes as its test in test_realworld.py checks it."""
+    if not traced:
+        return all(r.ok for r in check.check_script(row))
+    results, warned = check.check_trace(row)
+    return all(r.ok for r in results) and warned == row.get("trace_warnings", [])
+
+
+def prune() -> None:
+    """Rewrite known_failures.py without the items that now reproduce PyTorch.
+
+    Only removes entries: an item that stops reproducing is a regression for its test to
+    report, never something to add here silently."""
+    import known_failures
+
+    with open(RECORDED, encoding="utf-8") as f:
+        rows = {row["id"]: row for row in (json.loads(line) for line in f if line.strip())}
+    path = Path(known_failures.__file__)
+    text = path.read_text(encoding="utf-8")
+    kept = text.splitlines(keepends=True)
+    removed = 0
+    for table, traced in ((known_failures.SCRIPT, False), (known_failures.TRACE, True)):
+        for item in list(table):
+            if item in rows and _reproduces(rows[item], traced):
+                removed += 1
+                section = "TRACE" if traced else "SCRIPT"
+                kept = _drop_entry(kept, section, item)
+                print(f"reproduces now ({section.lower()}): {item}")
+    path.write_text("".join(kept), encoding="utf-8")
+    print(f"{removed} entries removed from {path.name}")
+
+
+def _drop_entry(lines: list[str], section: str, item: str) -> list[str]:
+    """`lines` without the line of `item` inside the `SECTION: dict[...] = {` literal."""
+    inside = False
+    key = f"    {json.dumps(item)}:"
+    for i, line in enumerate(lines):
+        if line.startswith(f"{section}:"):
+            inside = True
+        elif inside and line.startswith("}"):
+            break
+        elif inside and line.startswith(key):
+            return lines[:i] + lines[i + 1 :]
+    raise SystemExit(f"{item} not found as one line in {section}")
 
 
 if __name__ == "__main__":

@@ -16,9 +16,18 @@ import tsjit
 
 from .harness import arrays, assert_close, load_into_torch, restore, state_of, to_torch, to_tsjit
 from .samples import SAMPLES
+from .test_nn_walk import public_layers
 
 torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.oracle
+
+
+def test_every_layer_is_compared_with_pytorchs_of_the_same_name():
+    layers = public_layers()
+    assert [name for name in layers if not hasattr(torch.nn, name)] == []
+    compared = {s.cls for s in SAMPLES}
+    assert compared == set(layers)
+    print(f"{len(layers)} layers, {len(SAMPLES)} samples compared with torch.nn")
 
 
 def _weights(outputs, rng):

@@ -12,18 +12,9 @@ from .harness import assert_close, restore, state_of, to_tsjit
 from .published import library
 
 MODELS = library(tsjit)
-FUNCTION_ATTRIBUTE = "a module attribute holding a Python function (frontend-requests.md, nn 3)"
 
 
-def _cases():
-    for name in MODELS:
-        marks = []
-        if name == "detectron2_conv2d_relu":
-            marks.append(pytest.mark.xfail(reason=FUNCTION_ATTRIBUTE, strict=True))
-        yield pytest.param(name, marks=marks, id=name)
-
-
-@pytest.mark.parametrize("name", list(_cases()))
+@pytest.mark.parametrize("name", list(MODELS))
 def test_published_module_scripts(name):
     make, shape = MODELS[name]
     model = make()
@@ -44,7 +35,7 @@ def test_published_module_scripts(name):
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("name", [n for n in MODELS if n != "detectron2_conv2d_relu"])
+@pytest.mark.parametrize("name", list(MODELS))
 def test_published_module_matches_pytorch(name):
     torch = pytest.importorskip("torch")
     make, shape = MODELS[name]

@@ -5,9 +5,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from ..autograd.grad_mode import no_grad
 from ..ops.dispatch import call
-from ..tensor import Tensor, TensorError
+from ..tensor import Tensor, TensorError, bump_version
 
 
 def calculate_gain(nonlinearity: str, param: Any = None) -> float:
@@ -136,14 +138,78 @@ def trunc_normal_(
     return tensor
 
 
+def orthogonal_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+    """A (semi-)orthogonal matrix (of the tensor flattened to rows x rest): the Q of a QR
+    decomposition of a normal sample, its signs fixed by R's diagonal, times `gain`."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.shape[0]
+    cols = tensor.numel() // rows
+    with no_grad():
+        sample = call("aten::normal", 0.0, 1.0, [rows, cols]).numpy().astype(np.float64)
+        if rows < cols:
+            sample = sample.T
+        q, r = np.linalg.qr(sample)
+        q *= np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        data = tensor.numpy(force=True)
+        data[...] = (q * gain).reshape(data.shape).astype(data.dtype)
+        bump_version(tensor)
+    return tensor
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01) -> Tensor:
+    """A 2-D matrix drawn from N(0, std), with the fraction `sparsity` of each column zero."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        normal_(tensor, 0.0, std)
+        data = tensor.numpy(force=True)
+        for col in range(cols):
+            order = call("aten::randperm", rows).numpy()
+            data[order[:zeros], col] = 0
+        bump_version(tensor)
+    return tensor
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """A convolution kernel (3-, 4- or 5-D) that passes its input through: a one at the
+    centre of each (output channel, same input channel) kernel, per group."""
+    dims = tensor.dim()
+    if dims not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.shape
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    out_per_group = sizes[0] // groups
+    smallest = min(out_per_group, sizes[1])
+    with no_grad():
+        zeros_(tensor)
+        data = tensor.numpy(force=True)
+        centre = tuple(s // 2 for s in sizes[2:])
+        for g in range(groups):
+            for d in range(smallest):
+                data[(g * out_per_group + d, d, *centre)] = 1
+        bump_version(tensor)
+    return tensor
+
+
 __all__ = [
     "calculate_gain",
     "constant_",
+    "dirac_",
     "eye_",
     "kaiming_normal_",
     "kaiming_uniform_",
     "normal_",
     "ones_",
+    "orthogonal_",
+    "sparse_",
     "trunc_normal_",
     "uniform_",
     "xavier_normal_",

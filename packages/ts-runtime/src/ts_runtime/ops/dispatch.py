@@ -343,6 +343,11 @@ def _saved(info: _OpInfo, formula: Any, args: tuple[Any, ...], result: Any) -> l
     return saved
 
 
+#: In-place ops whose result does not depend on the order elements are written in, so
+#: PyTorch lets them write an expanded target (`x[:1].expand(3, 6).fill_(0)`).
+_IDEMPOTENT_WRITES = frozenset(("aten::fill_.Scalar", "aten::fill_.Tensor", "aten::zero_"))
+
+
 def _record_inplace(info: _OpInfo, args: tuple[Any, ...]) -> Any:
     """An in-place op under autograd: compute its functional form with history, then write it back.
 
@@ -354,7 +359,8 @@ def _record_inplace(info: _OpInfo, args: tuple[Any, ...]) -> Any:
         raise TensorError(
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
-    check_inplace_overlap(target, args)
+    if info.op.key not in _IDEMPOTENT_WRITES:
+        check_inplace_overlap(target, args)
     functional = info.functional
     if functional is None:
         functional = info.functional = _functional_of(info.op)

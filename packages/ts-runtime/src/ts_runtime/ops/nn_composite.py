@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from ts_schema import registry
 
-from ..dtypes import finfo
+from ..dtypes import finfo, scalar_type_of_numpy
 from ..tensor import Tensor, TensorError, bump_version, wrap
 from .dispatch import call, implements
 from .nn_functional import _inplace_of
@@ -34,9 +34,35 @@ ndarray = np.ndarray
 # ---------------------------------------------------------------------------
 # In-place activations (their gradient is the functional form's)
 
+_FLOAT_ONLY = {
+    "aten::elu": "elu_cpu",
+    "aten::leaky_relu": "leaky_relu_cpu",
+    "aten::gelu": "GeluKernelImpl",
+}
+
+
+def _checked(key: str, kernel: Any) -> Any:
+    """`kernel` refusing the dtypes PyTorch's in-place form refuses, with its messages."""
+
+    def run(self: Tensor, *args: Any) -> Tensor:
+        dt = self._data.dtype
+        if key in _FLOAT_ONLY and dt.kind not in "fc":
+            raise TensorError(
+                f"\"{_FLOAT_ONLY[key]}\" not implemented for '{scalar_type_of_numpy(dt).name}'"
+            )
+        if key == "aten::hardtanh" and dt.kind in "ub":
+            limits = args if args else (-1, 1)
+            if any(v < 0 for v in limits):
+                raise TensorError("cannot do hardtanh on an unsigned type with negative limits")
+        return kernel(self, *args)
+
+    run.__name__ = getattr(kernel, "__name__", key.partition("::")[2])
+    return run
+
+
 for _key in ("aten::elu", "aten::leaky_relu", "aten::hardtanh", "aten::gelu"):
     _functional = registry.get(_key).impl
-    _inplace_of(getattr(_functional, "__wrapped__", _functional), _key + "_")
+    _inplace_of(_checked(_key, getattr(_functional, "__wrapped__", _functional)), _key + "_")
 
 
 # ---------------------------------------------------------------------------

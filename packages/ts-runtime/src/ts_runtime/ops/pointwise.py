@@ -568,6 +568,7 @@ def gelu(self: Tensor, approximate: str = "none") -> Tensor:
 
 @implements("aten::leaky_relu")
 def leaky_relu(self: Tensor, negative_slope: Any = 0.01) -> Tensor:
+    check_floating(self._data.dtype, "leaky_relu_cpu")
     x = self._data
     return result(np.where(x > 0, x, x * x.dtype.type(negative_slope)))
 
@@ -584,6 +585,8 @@ def elu(self: Tensor, alpha: Any = 1, scale: Any = 1, input_scale: Any = 1) -> T
 def hardtanh(self: Tensor, min_val: Any = -1, max_val: Any = 1) -> Tensor:
     if self._data.dtype.kind == "b":
         raise TensorError("Bool inputs not supported for hardtanh")
+    if self._data.dtype.kind == "u" and (min_val < 0 or max_val < 0):
+        raise TensorError("cannot do hardtanh on an unsigned type with negative limits")
     return result(np.clip(self._data, min_val, max_val))
 
 

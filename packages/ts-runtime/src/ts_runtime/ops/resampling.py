@@ -1,5 +1,6 @@
 """Resampling operators of the nn layers: upsampling, pixel and channel shuffles, 3-d and
-adaptive max pooling, max pooling with indices and max unpooling.
+adaptive max pooling, max pooling with indices and max unpooling, grid sampling and affine
+grids.
 
 All are composite (registered with `autograd=False`): they call `index_select`,
 `reshape`, `permute`, `amax` and pointwise operators, which record their own
@@ -233,6 +234,67 @@ def _scales(scales: Sequence[float | None]) -> list[float | None] | None:
     return list(scales) if any(s is not None for s in scales) else None
 
 
+def _aa_filter(x: ndarray, cubic: bool) -> ndarray:
+    x = np.abs(x)
+    if not cubic:
+        return np.where(x < 1, 1 - x, 0)
+    a = -0.5  # the antialiased bicubic filter is Keys' with a = -0.5, as PIL's
+    return np.where(
+        x < 1,
+        ((a + 2) * x - (a + 3)) * x * x + 1,
+        np.where(x < 2, (((x - 5) * x + 8) * x - 4) * a, 0),
+    )
+
+
+def _aa_weights(
+    size_in: int,
+    size_out: int,
+    factor: float | None,
+    align_corners: bool,
+    dt: np.dtype,
+    cubic: bool,
+) -> ndarray:
+    """(out, in) weights of antialiased resampling (PIL's and PyTorch's): each output pixel
+    averages the filter over a support widened by the scale when downsampling, normalized.
+    Computed in the input's precision, as PyTorch computes them."""
+    one = dt.type
+    scale = one(_scale(size_in, size_out, factor, align_corners))
+    support = one(2.0 if cubic else 1.0) * (scale if scale >= 1.0 else one(1))
+    invscale = one(1) / scale if scale >= 1.0 else one(1)
+    weights = np.zeros((size_out, size_in), dtype=dt)
+    half = one(0.5)
+    for i in range(size_out):
+        center = scale * (one(i) + half)
+        lo = max(int(center - support + half), 0)
+        hi = min(int(center + support + half), size_in)
+        taps = np.arange(lo, hi).astype(dt)
+        w = _aa_filter((taps - center + half) * invscale, cubic).astype(dt)
+        total = w.sum(dtype=dt)
+        weights[i, lo:hi] = w / total if total != 0 else w
+    return weights
+
+
+def _antialiased(cubic: bool) -> Callable[..., Tensor]:
+    name = "_upsample_bicubic2d_aa" if cubic else "_upsample_bilinear2d_aa"
+
+    def kernel(
+        input: Tensor, output_size: Sequence[int] | None, align_corners: bool, scales: Any
+    ) -> Tensor:
+        sizes, factors = _geometry(input, 2, output_size, scales, name)
+        dt = input._data.dtype
+        out = input
+        for i, (size_out, factor) in enumerate(zip(sizes, factors, strict=True)):
+            size_in = input._data.shape[2 + i]
+            w = wrap(_aa_weights(size_in, size_out, factor, align_corners, dt, cubic))
+            # contract the dim with the weights: (..., in) @ (in, out), the dim moved last
+            moved = out.transpose(2 + i, 3)
+            out = call("aten::matmul", moved, w.transpose(0, 1)).transpose(2 + i, 3)
+        return out.contiguous()
+
+    kernel.__name__ = name
+    return kernel
+
+
 for _nd in (1, 2, 3):
     for _exact in (False, True):
         _vec = _nearest(_nd, _exact)
@@ -245,6 +307,10 @@ for _nd in (1, 2, 3):
 _vec = _linear(2, cubic=True)
 implements("aten::upsample_bicubic2d.vec", autograd=False)(_vec)
 implements("aten::upsample_bicubic2d", autograd=False)(_with_scales(_vec, corners=True))
+for _cubic in (False, True):
+    _vec = _antialiased(_cubic)
+    implements(f"aten::{_vec.__name__}.vec", autograd=False)(_vec)
+    implements(f"aten::{_vec.__name__}", autograd=False)(_with_scales(_vec, corners=True))
 
 
 # ---------------------------------------------------------------------------
@@ -485,6 +551,140 @@ def max_unpool3d(
             "There should be exactly three elements (depth, height, width) in output_size"
         )
     return _max_unpool(self, indices, list(output_size), "max_unpool3d")
+
+
+# ---------------------------------------------------------------------------
+# Grid sampling (2-d) and affine grids
+#
+# A grid holds (x, y) in [-1, 1] per output position; unnormalized to pixel coordinates
+# (align_corners: -1 and 1 are the corner pixels' centres, else their outer edges), then
+# clipped ("border") or reflected ("reflection") into the image, then sampled: bilinearly
+# from the four neighbours or at the nearest pixel (halves to even), with the neighbours
+# outside the image reading zero. Written with tensor operators, so the gradient reaches
+# both the input and the grid.
+
+_BILINEAR, _NEAREST, _BICUBIC = 0, 1, 2
+_ZEROS, _BORDER, _REFLECTION = 0, 1, 2
+
+
+def _unnormalize(coord: Tensor, size: int, align_corners: bool) -> Tensor:
+    if align_corners:
+        return (coord + 1) * ((size - 1) / 2)
+    return ((coord + 1) * size - 1) / 2
+
+
+def _reflect(coord: Tensor, twice_low: int, twice_high: int) -> Tensor:
+    if twice_low == twice_high:
+        return coord * 0
+    low = twice_low / 2
+    span = (twice_high - twice_low) / 2
+    coord = (coord - low).abs()
+    extra = call("aten::fmod", coord, span)
+    flips = (coord / span).floor().detach()
+    even = call("aten::fmod", flips, 2.0) == 0
+    return call("aten::where", even, extra + low, span - extra + low)
+
+
+def _source(coord: Tensor, size: int, padding: int, align_corners: bool) -> Tensor:
+    coord = _unnormalize(coord, size, align_corners)
+    if padding == _BORDER:
+        coord = coord.clamp(0, size - 1)
+    elif padding == _REFLECTION:
+        if align_corners:
+            coord = _reflect(coord, 0, 2 * (size - 1))
+        else:
+            coord = _reflect(coord, -1, 2 * size - 1)
+        coord = coord.clamp(0, size - 1)
+    return coord
+
+
+def _pick(planes: Tensor, x: Tensor, y: Tensor, width: int, height: int) -> Tensor:
+    """planes (N, C, H*W) at integer positions (x, y) of shape (N, P): (N, C, P); positions
+    outside the image read zero."""
+    inside = ((x >= 0) & (x < width) & (y >= 0) & (y < height)).detach()
+    flat = (y.clamp(0, height - 1) * width + x.clamp(0, width - 1)).long().detach()
+    n, c = planes._data.shape[:2]
+    index = flat.unsqueeze(1).expand([n, c, flat._data.shape[1]])
+    values = planes.gather(2, index)
+    return values * inside.unsqueeze(1).to(planes.dtype)
+
+
+@implements("aten::grid_sampler_2d", "aten::grid_sampler", autograd=False)
+def grid_sampler_2d(
+    input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int, align_corners: bool
+) -> Tensor:
+    x, g = input._data, grid._data
+    if x.ndim != 4 or g.ndim != 4 or g.shape[-1] != 2:
+        raise TensorError(
+            f"grid_sampler(): expected 4D input and grid with size(-1)=2 (5-D sampling is not "
+            f"supported), but got input with sizes {list(x.shape)} and grid with sizes "
+            f"{list(g.shape)}"
+        )
+    if x.shape[0] != g.shape[0]:
+        raise TensorError(
+            f"grid_sampler(): expected grid and input to have same batch size, but got input with "
+            f"sizes {list(x.shape)} and grid with sizes {list(g.shape)}"
+        )
+    if interpolation_mode not in (_BILINEAR, _NEAREST):
+        raise TensorError("grid_sampler(): only bilinear and nearest interpolation are supported")
+    if padding_mode not in (_ZEROS, _BORDER, _REFLECTION):
+        raise TensorError(f"grid_sampler(): unknown padding mode {padding_mode}")
+    n, c, height, width = x.shape
+    out_h, out_w = g.shape[1], g.shape[2]
+    grid = grid.to(input.dtype).reshape([n, out_h * out_w, 2])
+    ix = _source(grid.select(2, 0), width, padding_mode, align_corners)
+    iy = _source(grid.select(2, 1), height, padding_mode, align_corners)
+    planes = input.reshape([n, c, height * width])
+    if interpolation_mode == _NEAREST:
+        out = _pick(planes, call("aten::round", ix), call("aten::round", iy), width, height)
+        return out.reshape([n, c, out_h, out_w])
+    x0 = ix.floor().detach()
+    y0 = iy.floor().detach()
+    x1, y1 = x0 + 1, y0 + 1
+    corners = (
+        (x0, y0, (x1 - ix) * (y1 - iy)),
+        (x1, y0, (ix - x0) * (y1 - iy)),
+        (x0, y1, (x1 - ix) * (iy - y0)),
+        (x1, y1, (ix - x0) * (iy - y0)),
+    )
+    out: Tensor | None = None
+    for cx, cy, weight in corners:
+        term = _pick(planes, cx, cy, width, height) * weight.unsqueeze(1)
+        out = term if out is None else out + term
+    assert out is not None
+    return out.reshape([n, c, out_h, out_w])
+
+
+@implements("aten::affine_grid_generator", autograd=False)
+def affine_grid_generator(theta: Tensor, size: Sequence[int], align_corners: bool) -> Tensor:
+    """(N, H, W, 2) sampling grid of the affine maps theta (N, 2, 3): theta @ (x, y, 1) for the
+    normalized pixel positions (x, y); 3-D grids (5-element size) are not supported."""
+    if len(size) != 4:
+        raise TensorError(
+            "affine_grid_generator: only 2-D grids (size of 4 elements) are supported"
+        )
+    n, _, height, width = size
+    if list(theta._data.shape) != [n, 2, 3]:
+        raise TensorError(
+            f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {list(size)}. Got "
+            f"{list(theta._data.shape)}."
+        )
+    dt = theta._data.dtype
+
+    def positions(steps: int) -> np.ndarray:
+        if steps <= 1:
+            return np.zeros(steps, dtype=dt)
+        line = np.linspace(-1, 1, steps, dtype=np.float64)
+        if not align_corners:
+            line = line * (steps - 1) / steps
+        return line.astype(dt)
+
+    base = np.ones((height, width, 3), dtype=dt)
+    base[..., 0] = positions(width)[None, :]
+    base[..., 1] = positions(height)[:, None]
+    flat = wrap(base.reshape(1, height * width, 3))
+    grid = call("aten::matmul", flat, theta.transpose(1, 2))
+    return grid.reshape([n, height, width, 2])
 
 
 __all__ = ["channel_shuffle", "pixel_shuffle", "pixel_unshuffle"]

@@ -118,7 +118,9 @@ from .pooling import (
 )
 from .sparse import embedding, embedding_bag, one_hot
 from .vision import (
+    affine_grid,
     channel_shuffle,
+    grid_sample,
     interpolate,
     pad,
     pixel_shuffle,
@@ -135,6 +137,7 @@ __all__ = [
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
     "adaptive_max_pool3d",
+    "affine_grid",
     "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
@@ -166,6 +169,7 @@ __all__ = [
     "gaussian_nll_loss",
     "gelu",
     "glu",
+    "grid_sample",
     "group_norm",
     "hardshrink",
     "hardsigmoid",

@@ -5,6 +5,8 @@ An `inplace=True` call uses the operator's in-place form (`aten::relu_`).
 
 from __future__ import annotations
 
+import warnings
+
 from ...ops.dispatch import call
 from ...tensor import Tensor
 
@@ -141,8 +143,14 @@ def tanh(input: Tensor) -> Tensor:
     return call("aten::tanh", input)
 
 
-def _softmax_dim(ndim: int) -> int:
-    # the implicit choice of the deprecated dim=None form
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    """The implicit dim of the deprecated `dim=None` form (with PyTorch's warning)."""
+    warnings.warn(
+        "Implicit dimension choice for "
+        + name
+        + " has been deprecated. Change the call to include dim=X as an argument.",
+        stacklevel=stacklevel,
+    )
     if ndim == 0 or ndim == 1 or ndim == 3:
         return 0
     return 1
@@ -152,7 +160,7 @@ def softmax(
     input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: int | None = None
 ) -> Tensor:
     if dim is None:
-        dim = _softmax_dim(input.dim())
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
     return call("aten::softmax", input, dim, dtype)
 
 
@@ -160,7 +168,7 @@ def log_softmax(
     input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: int | None = None
 ) -> Tensor:
     if dim is None:
-        dim = _softmax_dim(input.dim())
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
     return call("aten::log_softmax", input, dim, dtype)
 
 
@@ -168,7 +176,7 @@ def softmin(
     input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: int | None = None
 ) -> Tensor:
     if dim is None:
-        dim = _softmax_dim(input.dim())
+        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
     return call("aten::softmax", -input, dim, dtype)
 
 

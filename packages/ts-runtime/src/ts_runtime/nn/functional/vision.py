@@ -97,9 +97,15 @@ def interpolate(
             sizes.append(math.floor(float(input.size(i + 2)) * scale_factors[i]))
         output_size = sizes
         scale_factors = None
-    if antialias:
-        raise NotImplementedError("interpolate with antialias=True is not supported")
     rank = input.dim()
+    if antialias and not (rank == 4 and (mode == "bilinear" or mode == "bicubic")):
+        raise ValueError(
+            "Anti-alias option is restricted to bilinear and bicubic modes and requires a 4-D tensor as input"
+        )
+    if antialias and mode == "bilinear":
+        return call("aten::_upsample_bilinear2d_aa", input, output_size, corners, scale_factors)
+    if antialias and mode == "bicubic":
+        return call("aten::_upsample_bicubic2d_aa", input, output_size, corners, scale_factors)
     if mode == "nearest":
         if rank == 3:
             return call("aten::upsample_nearest1d", input, output_size, scale_factors)
@@ -169,8 +175,60 @@ def upsample_bilinear(
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
+def grid_sample(
+    input: Tensor,
+    grid: Tensor,
+    mode: str = "bilinear",
+    padding_mode: str = "zeros",
+    align_corners: bool | None = None,
+) -> Tensor:
+    """Sample (N, C, H, W) `input` at the (N, Ho, Wo, 2) `grid` of (x, y) positions in
+    [-1, 1]: mode "bilinear" or "nearest", padding_mode "zeros", "border" or "reflection"."""
+    if mode == "bilinear":
+        mode_enum = 0
+    elif mode == "nearest":
+        mode_enum = 1
+    elif mode == "bicubic":
+        mode_enum = 2
+    else:
+        raise ValueError(
+            "nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or "
+            + "'bicubic', but got: '"
+            + mode
+            + "'"
+        )
+    if padding_mode == "zeros":
+        padding_enum = 0
+    elif padding_mode == "border":
+        padding_enum = 1
+    elif padding_mode == "reflection":
+        padding_enum = 2
+    else:
+        raise ValueError(
+            "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', "
+            + "or 'reflection', but got: '"
+            + padding_mode
+            + "'"
+        )
+    corners = False if align_corners is None else align_corners
+    return call("aten::grid_sampler", input, grid, mode_enum, padding_enum, corners)
+
+
+def affine_grid(theta: Tensor, size: list[int], align_corners: bool | None = None) -> Tensor:
+    """The (N, H, W, 2) grid of `grid_sample` positions that the affine maps `theta`
+    (N, 2, 3) take the output pixels to, for an output of `size` (N, C, H, W)."""
+    if not theta.is_floating_point():
+        raise ValueError("Expected theta to have floating point type, but got " + str(theta.dtype))
+    corners = False if align_corners is None else align_corners
+    if min(size) <= 0:
+        raise ValueError("Expected non-zero, positive output size. Got " + str(size))
+    return call("aten::affine_grid_generator", theta, size, corners)
+
+
 __all__ = [
+    "affine_grid",
     "channel_shuffle",
+    "grid_sample",
     "interpolate",
     "pad",
     "pixel_shuffle",

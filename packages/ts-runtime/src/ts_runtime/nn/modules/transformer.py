@@ -3,8 +3,8 @@
 Each layer is self-attention then a feed-forward block, each wrapped in a
 residual connection with layer normalization after it (or before it, with
 `norm_first`); the decoder layer has a cross-attention block between them.
-`activation` is "relu", "gelu", `F.relu`, `F.gelu` or a module; the functions
-are held as the equivalent module (`ReLU`, `GELU`), so that the layer scripts.
+`activation` is "relu", "gelu" (held as `F.relu`, `F.gelu`), a function or a
+module, as in PyTorch.
 PyTorch's fast paths (nested tensors, fused kernels) are not reproduced: the
 results are those of the plain path.
 """
@@ -20,26 +20,25 @@ from ...tensor import Tensor
 from .. import functional as F
 from .. import init
 from ..module import Module
-from .activation import GELU, MultiheadAttention, ReLU
+from .activation import MultiheadAttention
 from .container import ModuleList
 from .dropout import Dropout
 from .linear import Linear
 from .normalization import LayerNorm
 
 
-def _activation_module(activation: Any) -> Module:
-    if activation == "relu" or activation is F.relu:
-        return ReLU()
-    if activation == "gelu" or activation is F.gelu:
-        return GELU()
-    if isinstance(activation, Module):
-        return activation
+def _activation(activation: Any) -> Any:
+    """The activation a layer holds: "relu" and "gelu" name `F.relu` and `F.gelu`; a function
+    or a module is held as given."""
     if isinstance(activation, str):
+        if activation == "relu":
+            return F.relu
+        if activation == "gelu":
+            return F.gelu
         raise RuntimeError(f"activation should be relu/gelu, not {activation}")
-    raise TypeError(
-        "activation must be 'relu', 'gelu', F.relu, F.gelu or a Module (a Python function "
-        "cannot be held by a layer that scripts)"
-    )
+    if not callable(activation):
+        raise TypeError(f"activation must be a string, a function or a module, not {activation!r}")
+    return activation
 
 
 def _get_clones(module: Module, n: int) -> ModuleList:
@@ -95,7 +94,7 @@ class TransformerEncoderLayer(Module):
         self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, dtype=dtype)
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
-        self.activation = _activation_module(activation)
+        self.activation = _activation(activation)
 
     def forward(
         self,
@@ -172,7 +171,7 @@ class TransformerDecoderLayer(Module):
         self.dropout1 = Dropout(dropout)
         self.dropout2 = Dropout(dropout)
         self.dropout3 = Dropout(dropout)
-        self.activation = _activation_module(activation)
+        self.activation = _activation(activation)
 
     def forward(
         self,
