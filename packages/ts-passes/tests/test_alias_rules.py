@@ -236,6 +236,23 @@ def test_batch_norm_writes_its_running_statistics_when_training(training, writes
     assert not db.may_alias(v["y"], v["x"])
 
 
+@covers(rules.check_outputs)
+def test_profiling_checks_return_the_values_they_check():
+    _g, db, v = build(
+        """
+        graph(%x : Tensor, %y : Tensor):
+          %a : Tensor, %b : Tensor, %ok : bool = prim::TypeCheck[types=[Tensor, Tensor]](%x, %y)
+          %i : int = prim::Constant[value=0]()
+          %g : Tensor = prim::BailOut[index=0](%i, %x)
+          return (%a, %b, %ok, %g)
+        """
+    )
+    assert db.may_alias(v["a"], v["x"]) and db.may_alias(v["b"], v["y"])
+    assert not db.may_alias(v["a"], v["y"])
+    assert db.may_alias(v["g"], v["x"])
+    assert not db.may_alias(v["g"], v["y"])
+
+
 @covers(rules.from_schema)
 def test_other_kinds_follow_their_schema():
     _g, db, v = build(

@@ -148,6 +148,17 @@ def point_to_first_input(db: AliasDb, node: Node) -> None:
         db._make_pointer_to(node.output(0), node.inputs[0])
 
 
+def check_outputs(db: AliasDb, node: Node) -> None:
+    """The profiling executor's checks return what they check: `prim::BailOut`'s output is the
+    value it guards (its second input), `prim::TypeCheck`'s outputs are its inputs, and a
+    TypeCheck's last output, whether they matched, is new."""
+    checked = node.inputs[1:2] if node.kind is prim.BailOut else node.inputs
+    for v, out in zip(checked, node.outputs, strict=False):
+        db._make_pointer_to(out, v)
+    for out in node.outputs[len(checked) :]:
+        db._give_fresh_alias(out)
+
+
 def constant_chunk(db: AliasDb, node: Node) -> None:
     """`prim::ConstantChunk`: every chunk is a view of the input."""
     for v in node.outputs:
@@ -232,6 +243,7 @@ ALIAS_RULES: dict[str, AliasRule] = {
     **_rules("TupleConstruct ListConstruct DictConstruct", container),
     **_rules("TupleUnpack TupleIndex TupleSlice ListUnpack PythonOp GetAttr", wildcard_outputs),
     **_rules("unchecked_cast profile profile_ivalue Guard unchecked_unwrap_optional", point_to_first_input),
+    **_rules("BailOut TypeCheck", check_outputs),
     "prim::ConstantChunk": constant_chunk,
     "prim::BroadcastingChunk": broadcasting_chunk,
     "prim::SetAttr": set_attr,

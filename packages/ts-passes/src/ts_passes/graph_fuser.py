@@ -253,6 +253,8 @@ class _GraphFuser:
             return None
         if pnode.kind is not FUSION_GROUP and len(pnode.outputs) != 1:
             return None
+        if consumer.kind is not FUSION_GROUP and len(consumer.outputs) != 1:
+            return None  # a chunk whose pieces are read outside any group starts no group
         size = len(consumer.inputs) + len(consumer.outputs) + len(pnode.inputs) + len(pnode.outputs)
         if size > SUBGRAPH_ARG_LIMIT:
             return None

@@ -22,7 +22,7 @@ from typing import Any
 import ts_runtime as _runtime
 from ts_runtime.ops_namespace import ops
 
-from . import cuda, jit, nn, optim
+from . import _C, cuda, jit, nn, optim
 from .serialization import load, save
 
 __version__ = "0.1.0"
@@ -45,4 +45,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(dir(_runtime)))
 
 
-__all__ = ["cuda", "e", "inf", "jit", "load", "nan", "nn", "ops", "optim", "pi", "save"]
+__all__ = ["_C", "cuda", "e", "inf", "jit", "load", "nan", "nn", "ops", "optim", "pi", "save"]

@@ -34,10 +34,9 @@ def mm_rule(args: ShapeArgs) -> Type | None:
     a, b = args.tensor(0), args.tensor(1)
     if a is None and b is None:
         return None
-    sa, sb = complete_sizes(a), complete_sizes(b)
-    if sa is not None and sb is not None and len(sa) == 2 and len(sb) == 2:
-        return _product(args, (sa[0], sb[1]), a, b)
-    return _product(args, 2, a, b)
+    rows = a.sizes[0] if a is not None and a.sizes is not None and len(a.sizes) == 2 else None
+    cols = b.sizes[1] if b is not None and b.sizes is not None and len(b.sizes) == 2 else None
+    return _product(args, (rows, cols), a, b)
 
 
 def bmm_rule(args: ShapeArgs) -> Type | None:

@@ -507,6 +507,28 @@ def split_rule(args: ShapeArgs) -> Type | None:
     return None if t is None else _element(t, t.dim())
 
 
+def chunk_rule(args: ShapeArgs) -> Type | None:
+    """chunk: when the size of the chunked dim, the chunk count and the dim are known and every
+    piece has the same size, that piece (with the input's strides, where they are known: a
+    piece is a slice); else as `split_rule`."""
+    t = args.tensor(0)
+    if t is None:
+        return None
+    sizes, chunks, dim = t.sizes, int_const(args, 1), int_const(args, 2)
+    if sizes is None or chunks is None or dim is None or chunks < 1 or not sizes:
+        return split_rule(args)
+    if not -len(sizes) <= dim < len(sizes):
+        return split_rule(args)
+    dim %= len(sizes)
+    size = sizes[dim]
+    piece = -(-size // chunks) if size else 0
+    if size is None or piece == 0 or size % piece:
+        return split_rule(args)  # an unknown or empty dim, or a smaller last piece
+    shape = (*sizes[:dim], piece, *sizes[dim + 1 :])
+    complete = None not in sizes and t.strides is not None and None not in t.strides
+    return ListType(view_of(t, shape, t.strides if complete else None))
+
+
 def unbind_rule(args: ShapeArgs) -> Type | None:
     t = args.tensor(0)
     if t is None:
@@ -580,9 +602,9 @@ def _register() -> None:
         r(key, tensors_like_inputs_rule)
     for name in ("broadcast_tensors", "meshgrid"):
         r(f"aten::{name}", tensors_like_inputs_rule)
+    for name in ("chunk", "unsafe_chunk"):
+        r(f"aten::{name}", chunk_rule)
     for name in (
-        "chunk",
-        "unsafe_chunk",
         "split",
         "unsafe_split",
         "split_with_sizes",

@@ -768,3 +768,9 @@ _SPECIAL: dict[str, Callable[[Code, Node, list[str]], str]] = {
     prim.fork: _fork,
     "aten::wait": _wait,
 }
+
+
+def register_expression(kind: str, build: Callable[[Code, Node, list[str]], str]) -> None:
+    """Let the runtime write the Python expression of nodes of `kind` itself, as the nodes above
+    are written (`build(code, node, argument_expressions)`), instead of calling an operation."""
+    _SPECIAL[kind] = build
