@@ -240,7 +240,8 @@ def test_batch_norm_writes_its_running_statistics_when_training(training, writes
 def test_profiling_checks_return_the_values_they_check():
     _g, db, v = build(
         """
-        graph(%x : Tensor, %y : Tensor):
+        graph(%x : Tensor):
+          %y : Tensor = aten::mul(%x, %x)
           %a : Tensor, %b : Tensor, %ok : bool = prim::TypeCheck[types=[Tensor, Tensor]](%x, %y)
           %i : int = prim::Constant[value=0]()
           %g : Tensor = prim::BailOut[index=0](%i, %x)
