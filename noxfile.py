@@ -9,7 +9,7 @@
     nox -s demo                 the main job: `tsjit demo` on the LSTM cell and the IoU function
     nox -s lint typecheck       ruff, the declared-dependency and import-layering checks; mypy
     nox -s bench                benchmarks, rewriting docs/benchmarks.md
-    nox -s fuzz                 10,000 mutated archives of each kind (tsjit and TorchScript .pt)
+    nox -s archive_fuzz         10,000 mutated archives of each kind (tsjit and TorchScript .pt)
     nox -s gpu                  on a machine with an NVIDIA GPU: pycuda, the CUDA tests, the CUDA benchmark
 
 Every directory under packages/ with a pyproject.toml is a package: there is
@@ -287,7 +287,7 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session(venv_backend="uv")
-def fuzz(session: nox.Session) -> None:
+def archive_fuzz(session: nox.Session) -> None:
     """The archive safety campaign at full size: 10,000 mutants per archive format."""
     session.install("./packages/ts-serialize", *TEST_DEPS)
     session.env["TSJIT_FUZZ_CASES"] = session.posargs[0] if session.posargs else "10000"
