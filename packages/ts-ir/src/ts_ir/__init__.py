@@ -19,7 +19,14 @@ from .attributes import (
     quote_string,
     set_tensor_factory,
 )
-from .constants import constant_type_of, constant_value, is_constant, make_constant
+from .constants import (
+    NOT_CONSTANT,
+    constant_type_of,
+    constant_value,
+    is_constant,
+    make_constant,
+    maybe_constant,
+)
 from .dtypes import DEFAULT_DTYPE, Category, ScalarType, promote_types, result_type, scalar_dtype
 from .errors import IRError, IRParseError, LintError, SourceError, TorchScriptError
 from .graphviz import DotCluster, DotPicture, graph_to_dot, read_dot, short_type
@@ -91,11 +98,13 @@ from .types import (
     unify_types,
     unshaped_type,
 )
+from .views import Carried, IfView, LoopView
 
 __all__ = [
     "CASE_MARKER",
     "DEFAULT_DTYPE",
     "HOOKS",
+    "NOT_CONSTANT",
     "PYTHON_KEYWORDS",
     "SINGLETON_TYPES",
     "AnyClassType",
@@ -108,6 +117,7 @@ __all__ = [
     "Block",
     "BoolType",
     "CapsuleType",
+    "Carried",
     "Category",
     "ClassType",
     "ComplexType",
@@ -128,12 +138,14 @@ __all__ = [
     "Graph",
     "IRError",
     "IRParseError",
+    "IfView",
     "IntType",
     "InterfaceType",
     "LayoutType",
     "Lexer",
     "LintError",
     "ListType",
+    "LoopView",
     "MemoryFormatType",
     "Namespace",
     "Node",
@@ -182,6 +194,7 @@ __all__ = [
     "is_valid_name",
     "make_constant",
     "map_types",
+    "maybe_constant",
     "onnx",
     "parse_ir",
     "parse_number",

@@ -108,6 +108,41 @@ def is_constant(v: Value) -> bool:
     return v.node.kind is CONSTANT
 
 
+class _NotConstant:
+    """The type of `NOT_CONSTANT`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOT_CONSTANT"
+
+    def __bool__(self) -> bool:
+        raise TypeError("test `maybe_constant(v) is NOT_CONSTANT`, not its truth")
+
+
+#: What `maybe_constant` returns for a value that is not a constant.
+NOT_CONSTANT: Any = _NotConstant()
+
+
+def maybe_constant(v: Value) -> Any:
+    """The Python value `v` holds if it is a `prim::Constant` output with a value (None for
+    a None constant), else `NOT_CONSTANT`: the one "constant or sentinel" helper.
+
+    A function constant (`prim::Constant[name="f"]`) has no value to compute with, and a
+    malformed constant none to trust: both are `NOT_CONSTANT`. Tensor constants come back
+    as their `TensorLiteral`.
+    """
+    n = v.node
+    if n.kind is not CONSTANT:
+        return NOT_CONSTANT
+    if n.has_attribute("name") and not n.has_attribute("value"):
+        return NOT_CONSTANT
+    try:
+        return constant_value(v)
+    except IRError:
+        return NOT_CONSTANT
+
+
 def constant_value(v: Value) -> Any:
     """The Python value of a `prim::Constant` output (IR-level IValue)."""
     n = v.node

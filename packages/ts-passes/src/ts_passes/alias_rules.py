@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ts_ir import ClassType, ListType, Node, constant_value, prim
+from ts_ir import ClassType, IfView, ListType, LoopView, Node, maybe_constant, prim
 from ts_schema import AliasAnalysisKind, Tag, registry
 
 if TYPE_CHECKING:
@@ -63,10 +63,10 @@ def wildcard_outputs(db: AliasDb, node: Node) -> None:
 
 def if_outputs(db: AliasDb, node: Node) -> None:
     """`%r = prim::If(%c)`: `%r` points to the output of each block at its position."""
-    then_b, else_b = node.blocks[0], node.blocks[1]
-    db._analyze_block(then_b)
-    db._analyze_block(else_b)
-    for out, a, b in zip(node.outputs, then_b.outputs, else_b.outputs, strict=True):
+    view = IfView(node)
+    db._analyze_block(view.then_block)
+    db._analyze_block(view.else_block)
+    for out, a, b in zip(view.outputs, view.then_outputs, view.else_outputs, strict=True):
         db._make_pointer_to(out, a)
         db._make_pointer_to(out, b)
 
@@ -74,18 +74,14 @@ def if_outputs(db: AliasDb, node: Node) -> None:
 def loop_carried(db: AliasDb, node: Node) -> None:
     """`%o = prim::Loop(%n, %c, %init)`, body `(%i, %x) -> (%c2, %y)`: `%x` points to `%init`
     and to `%y` (the next iteration), `%o` to `%y` and to `%init` (zero iterations)."""
-    body = node.blocks[0]
-    carried_in = node.inputs[2:]
-    block_in = body.inputs[1:]
-    for b, v in zip(block_in, carried_in, strict=True):
-        db._make_pointer_to(b, v)
-    db._analyze_block(body)
-    block_out = body.outputs[1:]
-    for out, b, init in zip(node.outputs, block_out, carried_in, strict=True):
-        db._make_pointer_to(out, b)
-        db._make_pointer_to(out, init)
-    for b, o in zip(block_in, block_out, strict=True):
-        db._make_pointer_to(b, o)
+    loop = LoopView(node)
+    for carried in loop.all_carried():
+        db._make_pointer_to(carried.body_input, carried.initial)
+    db._analyze_block(loop.body)
+    for carried in loop.all_carried():
+        db._make_pointer_to(carried.final, carried.body_output)
+        db._make_pointer_to(carried.final, carried.initial)
+        db._make_pointer_to(carried.body_input, carried.body_output)
 
 
 def subgraph(db: AliasDb, node: Node) -> None:
@@ -217,8 +213,7 @@ def norm(db: AliasDb, node: Node) -> None:
         return
     flag_name = "training" if node.kind == "aten::batch_norm" else "use_input_stats"
     index = schema.argument_index_with_name(flag_name)
-    flag = node.inputs[index] if index is not None else None
-    if flag is not None and flag.node.kind is prim.Constant and constant_value(flag) is False:
+    if index is not None and maybe_constant(node.inputs[index]) is False:
         return
     for name in ("running_mean", "running_var"):
         i = schema.argument_index_with_name(name)

@@ -4,38 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from ts_ir import AttributeKind, Graph, Node, TensorLiteral, Value, constant_value, prim
+from ts_ir import AttributeKind, Graph, Node, TensorLiteral, Value, maybe_constant
 from ts_schema import Tag, registry
-
-# the dropouts with a `train` flag (their third argument), deterministic when it is False
-_DROPOUTS = frozenset({"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout"})
 
 
 def is_nondeterministic(node: Node) -> bool:
     """Whether running `node` twice may give different results: tagged `Tag.nondeterministic`
-    (rand, dropout...), except a dropout whose `train` is the constant False."""
+    (rand, dropout...), except where a `train` argument is the constant False, as in
+    PyTorch's `Node::isNondeterministic` (dropout in evaluation mode returns its input)."""
     if Tag.nondeterministic not in registry.tags_of(node):
         return False
-    if node.kind in _DROPOUTS and len(node.inputs) == 3:
-        train = node.inputs[2]
-        if train.node.kind is prim.Constant and constant_value(train) is False:
+    schema = registry.schema_for(node)
+    if schema is not None:
+        i = schema.argument_index_with_name("train")
+        if i is not None and i < len(node.inputs) and maybe_constant(node.inputs[i]) is False:
             return False
     return True
 
 
-def is_constant_value(v: Value) -> bool:
-    return v.node.kind is prim.Constant
-
-
 def is_true_constant(v: Value) -> bool:
-    return v.node.kind is prim.Constant and _safe_constant(v) is True
-
-
-def _safe_constant(v: Value) -> Any:
-    try:
-        return constant_value(v)
-    except Exception:
-        return None
+    return maybe_constant(v) is True
 
 
 def _freeze(value: Any) -> Any:

@@ -46,6 +46,7 @@ from ts_ir import (
     DeviceType,
     FloatType,
     Graph,
+    IfView,
     IntType,
     ListType,
     Node,
@@ -55,7 +56,7 @@ from ts_ir import (
     StringType,
     TensorType,
     Value,
-    constant_value,
+    maybe_constant,
     prim,
     unify_types,
     unshaped_type,
@@ -67,23 +68,15 @@ from .jit_log import PassLogger
 
 log = PassLogger(__name__)
 
-_NO = object()
-
-
-def _const(v: Value) -> Any:
-    n = v.node
-    if n.kind is not prim.Constant or (n.has_attribute("name") and not n.has_attribute("value")):
-        return _NO
-    try:
-        return constant_value(v)
-    except Exception:
-        return _NO
-
 
 def _must_be_none(v: Value) -> bool:
     if isinstance(v.type, NoneType):
         return True
-    return v.node.kind is prim.Constant and _const(v) is None and isinstance(v.type, OptionalType)
+    return (
+        v.node.kind is prim.Constant
+        and maybe_constant(v) is None
+        and isinstance(v.type, OptionalType)
+    )
 
 
 def _must_not_be_none(v: Value) -> bool:
@@ -214,7 +207,7 @@ def type_as_same_type(p: _Peephole, node: Node) -> None:
 def expand_to_own_size(p: _Peephole, node: Node) -> None:
     if len(node.inputs) < 2:
         return
-    size = _const(node.inputs[1])
+    size = maybe_constant(node.inputs[1])
     sizes = _complete_sizes(node.inputs[0])
     if sizes is not None and isinstance(size, list) and tuple(size) == sizes:
         p.replace(node.output(), node.inputs[0], "x.expand(x.size()) == x")
@@ -303,6 +296,12 @@ def self_comparison(p: _Peephole, node: Node) -> None:
             p.replace_with_constant(node, node.kind == "aten::eq", "x == x")
 
 
+def _is_int(v: Value, n: int) -> bool:
+    """Whether `v` is the int constant `n` (not a bool, a float or a tensor constant)."""
+    c = maybe_constant(v)
+    return type(c) is int and c == n
+
+
 def arithmetic_identity(p: _Peephole, node: Node) -> None:
     kind = node.kind
     inputs = node.inputs
@@ -310,11 +309,10 @@ def arithmetic_identity(p: _Peephole, node: Node) -> None:
         return
     identity = 0 if kind in ("aten::add", "aten::sub") else 1
     x, other = inputs[0], inputs[1]
-    if _const(other) != identity and kind in ("aten::add", "aten::mul") and len(inputs) == 2:
+    if not _is_int(other, identity) and kind in ("aten::add", "aten::mul") and len(inputs) == 2:
         # 0 + x and 1 * x: the constant first (ints; tensors have no such overload)
         x, other = inputs[1], inputs[0]
-    value = _const(other)
-    if not isinstance(value, int) or isinstance(value, bool) or value != identity:
+    if not _is_int(other, identity):
         return
     if isinstance(x.type, IntType) and isinstance(other.type, IntType) and len(inputs) == 2:
         if kind != "aten::div":  # int / int is a float
@@ -330,8 +328,7 @@ def arithmetic_identity(p: _Peephole, node: Node) -> None:
     ):
         return
     if len(inputs) == 3:
-        alpha = _const(inputs[2])
-        if alpha != 1 or isinstance(alpha, bool) or not isinstance(inputs[2].type, IntType):
+        if not _is_int(inputs[2], 1) or not isinstance(inputs[2].type, IntType):
             return
     elif kind in ("aten::add", "aten::sub"):
         return
@@ -351,12 +348,12 @@ def arithmetic_identity(p: _Peephole, node: Node) -> None:
 
 
 def if_returning_condition(p: _Peephole, node: Node) -> None:
-    then_b, else_b = node.blocks
-    cond = node.input()
+    view = IfView(node)
+    then_b, else_b, cond = view.then_block, view.else_block, view.cond
     for i, out in enumerate(node.outputs):
         if not isinstance(out.type, BoolType) or not out.uses:
             continue
-        if _const(then_b.outputs[i]) is True and _const(else_b.outputs[i]) is False:
+        if maybe_constant(then_b.outputs[i]) is True and maybe_constant(else_b.outputs[i]) is False:
             p.replace(out, cond, "if c then True else False == c")
     for i, out in enumerate(node.outputs):
         a, b = then_b.outputs[i].type, else_b.outputs[i].type
@@ -399,7 +396,7 @@ def tuple_index_of_construct(p: _Peephole, node: Node) -> None:
     if len(node.inputs) != 2:
         return
     producer = node.inputs[0].node
-    i = _const(node.inputs[1])
+    i = maybe_constant(node.inputs[1])
     if producer.kind is prim.TupleConstruct and isinstance(i, int):
         n = len(producer.inputs)
         if -n <= i < n:
@@ -424,7 +421,7 @@ def list_idioms(p: _Peephole, node: Node) -> None:
     if kind == "aten::len" and len(node.inputs) == 1:
         p.replace_with_constant(node, len(elements), "len of a constructed list")
     elif kind == "aten::__getitem__" and len(node.inputs) == 2:
-        i = _const(node.inputs[1])
+        i = maybe_constant(node.inputs[1])
         if isinstance(i, int) and not isinstance(i, bool) and -len(elements) <= i < len(elements):
             p.replace(node.output(), elements[i], "indexing a constructed list")
     elif kind is prim.ListUnpack:
@@ -451,7 +448,7 @@ def list_idioms(p: _Peephole, node: Node) -> None:
 
 
 def _known_sizes(v: Value) -> tuple[int, ...] | None:
-    c = _const(v)
+    c = maybe_constant(v)
     if isinstance(c, list) and all(isinstance(x, int) for x in c):
         return tuple(c)
     if v.node.kind == "aten::size" and len(v.node.inputs) == 1:
