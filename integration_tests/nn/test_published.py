@@ -12,6 +12,8 @@ from .harness import assert_close, restore, state_of, to_tsjit
 from .published import library
 
 MODELS = library(tsjit)
+
+
 def _cases():
     for name in MODELS:
         yield pytest.param(name, id=name)
