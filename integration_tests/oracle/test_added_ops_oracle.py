@@ -616,6 +616,163 @@ MORE_CASES = [
 ]
 
 
+SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+
+MORE_CASES += [
+    # linear algebra
+    c(
+        "inverse_det",
+        lambda t, a: (
+            t.inverse(a),
+            t.linalg.inv(a),
+            t.det(a),
+            t.linalg.det(a),
+            t.linalg.slogdet(a),
+            t.slogdet(a),
+        ),
+        ((2, 3, 3), F64),
+    ),
+    c("inverse_singular", lambda t, a: t.inverse(a * 0), ((3, 3), F64)),
+    c("logdet", lambda t, a: (t.logdet(a), t.logdet(-a)), SPD),
+    c(
+        "solve",
+        lambda t, a, b: (
+            t.linalg.solve(a, b),
+            t.linalg.solve(a, b[..., 0]),
+            t.linalg.solve(a, b.transpose(-1, -2), left=False),
+        ),
+        ((2, 3, 3), F64),
+        ((2, 3, 3), F64),
+    ),
+    c(
+        "cholesky",
+        lambda t, a: (
+            t.linalg.cholesky(a),
+            t.linalg.cholesky(a, upper=True),
+            t.cholesky_inverse(t.linalg.cholesky(a)),
+            t.cholesky_solve(a[:, :2], t.linalg.cholesky(a)),
+        ),
+        SPD,
+    ),
+    c("cholesky_not_pd", lambda t, a: t.linalg.cholesky(-a), SPD),
+    c(
+        "eigh_svdvals",
+        lambda t, a, b: (t.linalg.eigvalsh(a), t.linalg.eigh(a)[0], t.linalg.svdvals(b)),
+        SPD,
+        ((2, 4, 3), F64),
+    ),
+    c(
+        "solve_triangular",
+        lambda t, a, b: (
+            t.linalg.solve_triangular(a, b, upper=False),
+            t.linalg.solve_triangular(a, b, upper=True, unitriangular=True),
+            t.linalg.solve_triangular(a, b.t(), upper=True, left=False),
+        ),
+        SPD,
+        ((3, 2), F64),
+    ),
+    c(
+        "pinv",
+        lambda t, b: (t.linalg.pinv(b), t.pinverse(b), t.linalg.pinv(b, atol=0.5)),
+        ((4, 3), F64),
+    ),
+    c(
+        "matrix_power",
+        lambda t, a: (
+            t.linalg.matrix_power(a, 0),
+            t.linalg.matrix_power(a, 5),
+            t.matrix_power(a, -3),
+        ),
+        SPD,
+    ),
+    c(
+        "matrix_norm",
+        lambda t, a: (
+            t.linalg.matrix_norm(a),
+            t.linalg.matrix_norm(a, 1),
+            t.linalg.matrix_norm(a, -2),
+            t.linalg.matrix_norm(a, "nuc"),
+            t.linalg.norm(a, 2),
+            t.linalg.matrix_norm(a, float("inf"), keepdim=True),
+        ),
+        ((2, 3, 4), F64),
+    ),
+    # sets and bins
+    c(
+        "unique",
+        lambda t, x: (
+            t._unique2(x, True, True, True),
+            t.unique(x, return_inverse=True, return_counts=True, dim=1),
+            t.unique_consecutive(x.flatten(), return_inverse=True, return_counts=True),
+        ),
+        ((3, 4), I64),
+    ),
+    c(
+        "unique_consecutive_dim",
+        lambda t, x: t.unique_consecutive(x, dim=0),
+        np.array([[1, 2], [1, 2], [0, 1], [1, 2]]),
+    ),
+    c(
+        "searchsorted_bucketize",
+        lambda t, b, v: (
+            t.searchsorted(b, v),
+            t.searchsorted(b, v, right=True),
+            t.bucketize(v, b),
+            t.bucketize(v, b, out_int32=True, right=True),
+            t.searchsorted(b, 2.5),
+        ),
+        np.array([0.0, 1.0, 1.0, 2.5, 4.0]),
+        np.array([[-1.0, 1.0, 3.0], [4.0, 5.0, 2.5]]),
+    ),
+    c("histc", lambda t, x: (t.histc(x), t.histc(x, 7, -1, 1), x.histc(3)), ((40,), F32)),
+    c(
+        "diff",
+        lambda t, x, p: (t.diff(x), t.diff(x, 2, 0), t.diff(x, 1, -1, p, p), t.diff(x, 3)),
+        ((4, 5), F64),
+        ((4, 1), F64),
+    ),
+    # windows
+    c(
+        "windows",
+        lambda t: (
+            (
+                *tuple(
+                    getattr(t, w)(n, p)
+                    for w in (
+                        "hann_window",
+                        "hamming_window",
+                        "blackman_window",
+                        "bartlett_window",
+                        "kaiser_window",
+                    )
+                    for n in (0, 1, 6)
+                    for p in (True, False)
+                ),
+                t.hamming_window(5, True, 0.5, 0.4),
+                t.kaiser_window(6, False, 5.0),
+                t.hann_window(4, dtype=t.float64),
+            )
+        ),
+    ),
+    # in-place forms
+    c(
+        "lerp_detach_inplace",
+        lambda t, a, b: (a.clone().lerp_(b, 0.3), a.clone().lerp_(b, b), a.clone().detach_()),
+        ((2, 3), F32),
+        ((2, 3), F32),
+    ),
+    c(
+        "random_ranges",
+        lambda t, x: (
+            x.clone().random_(3, 7).ge(3).all(),
+            x.clone().random_(5).lt(5).all(),
+            t.zeros(4, dtype=t.uint8).random_().mul(0),
+        ),
+        ((50,), F32),
+    ),
+]
+
+
 @pytest.mark.parametrize(("name", "fn", "specs", "tol"), MORE_CASES)
 def test_more_added_ops(name, fn, specs, tol):
     rng = _rng(name)
@@ -909,6 +1066,22 @@ GRAD_CASES += [
         ((3,), F64),
         ((3,), F64),
     ),
+]
+
+
+GRAD_CASES += [
+    c(
+        "inverse_det",
+        lambda t, a: t.inverse(a).sum() + t.det(a) + t.linalg.slogdet(a)[1],
+        ((3, 3), F64),
+    ),
+    c("solve", lambda t, a, b: t.linalg.solve(a, b), ((3, 3), F64), ((3, 2), F64)),
+    c(
+        "svdvals_matrix_power",
+        lambda t, a: t.linalg.svdvals(a).sum() + t.linalg.matrix_power(a, 3).sum(),
+        ((3, 3), F64),
+    ),
+    c("diff", lambda t, x: t.diff(x, 2, 1), ((2, 5), F64)),
 ]
 
 

@@ -7,6 +7,7 @@ import math
 from collections import Counter
 
 import numpy as np
+import pytest
 import ts_runtime as ts
 from ts_runtime.nn import functional as F
 
@@ -118,3 +119,65 @@ def test_cross_cdist_cosine_similarity():
     np.testing.assert_allclose(ts.cdist(t(a), t(c)).numpy(), want, rtol=1e-12)
     cos = (a * b).sum(1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1))
     np.testing.assert_allclose(F.cosine_similarity(t(a), t(b)).numpy(), cos, rtol=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# linear algebra, sets, windows
+
+
+def test_inverse_solve_and_det_satisfy_their_definitions():
+    a = RNG.standard_normal((2, 3, 3)) + 3 * np.eye(3)
+    b = RNG.standard_normal((2, 3, 2))
+    np.testing.assert_allclose(
+        ts.inverse(t(a)).numpy() @ a, np.broadcast_to(np.eye(3), a.shape), atol=1e-12
+    )
+    np.testing.assert_allclose(a @ ts.linalg.solve(t(a), t(b)).numpy(), b, atol=1e-12)
+    m = a[0]
+    cofactor = (
+        m[0, 0] * (m[1, 1] * m[2, 2] - m[1, 2] * m[2, 1])
+        - m[0, 1] * (m[1, 0] * m[2, 2] - m[1, 2] * m[2, 0])
+        + m[0, 2] * (m[1, 0] * m[2, 1] - m[1, 1] * m[2, 0])
+    )
+    assert math.isclose(ts.det(t(m)).item(), cofactor, rel_tol=1e-12)
+    with pytest.raises(ts.TensorError, match="singular"):
+        ts.inverse(t(np.zeros((2, 2))))
+
+
+def test_cholesky_and_eigh_reconstruct_the_matrix():
+    x = RNG.standard_normal((4, 4))
+    spd = x @ x.T + 4 * np.eye(4)
+    low = ts.linalg.cholesky(t(spd)).numpy()
+    np.testing.assert_allclose(low @ low.T, spd, atol=1e-12)
+    assert np.allclose(np.triu(low, 1), 0)
+    w, v = ts.linalg.eigh(t(spd))
+    np.testing.assert_allclose(v.numpy() @ np.diag(w.numpy()) @ v.numpy().T, spd, atol=1e-10)
+
+
+def test_unique_searchsorted_histc_match_plain_python():
+    x = RNG.integers(0, 5, 20)
+    values, inverse, counts = ts._unique2(t(x), True, True, True)
+    assert values.tolist() == sorted(set(x.tolist()))
+    assert [values.tolist()[i] for i in inverse.tolist()] == x.tolist()
+    assert counts.tolist() == [int((x == v).sum()) for v in values.tolist()]
+    import bisect
+
+    b = [0.0, 1.0, 2.5, 4.0]
+    v = [-1.0, 1.0, 3.0, 5.0]
+    assert ts.searchsorted(t(b), t(v)).tolist() == [bisect.bisect_left(b, q) for q in v]
+    assert ts.searchsorted(t(b), t(v), right=True).tolist() == [
+        bisect.bisect_right(b, q) for q in v
+    ]
+    h = np.array([0.0, 0.1, 0.5, 0.99, 1.0, 2.0])
+    assert ts.histc(t(h), 2, 0, 1).tolist() == [2.0, 3.0]
+
+
+def test_windows_follow_their_formulas():
+    n = 6
+    k = np.arange(n)
+    np.testing.assert_allclose(
+        ts.hann_window(n, False, dtype=ts.float64).numpy(),
+        0.5 - 0.5 * np.cos(2 * np.pi * k / (n - 1)),
+        atol=1e-15,
+    )
+    periodic = ts.hamming_window(n, dtype=ts.float64).numpy()
+    np.testing.assert_allclose(periodic, 0.54 - 0.46 * np.cos(2 * np.pi * k / n), atol=1e-15)

@@ -377,6 +377,31 @@ def repeat_interleave_rule(args: ShapeArgs) -> Type | None:
     return make_tensor(t.scalar_type, t.device, t.dim() if known(dim) else None, [t])
 
 
+def diff_rule(args: ShapeArgs) -> Type | None:
+    """diff: the rank of self; the dim shrinks by n (prepend and append add to it first)."""
+    t = args.tensor(0)
+    if t is None:
+        return None
+    rank = t.dim()
+    n = int_const(args, "n")
+    d = dims_of(args.const("dim"), rank) if rank else None
+    sizes = complete_sizes(t)
+    extra = 0
+    for name in ("prepend", "append"):
+        v = args.value(name)
+        if v is not None and isinstance(v.type, TensorType):
+            s = complete_sizes(v.type)
+            if s is None or d is None or len(s) != rank:
+                extra = -1
+                break
+            extra += s[d[0]]
+    if sizes is None or n is None or d is None or extra < 0:
+        return make_tensor(t.scalar_type, t.device, rank, [t], contiguous=True)
+    out = list(sizes)
+    out[d[0]] = max(sizes[d[0]] + extra - n, 0)
+    return make_tensor(t.scalar_type, t.device, tuple(out), [t], contiguous=True)
+
+
 def contiguous_rule(args: ShapeArgs) -> Type | None:
     t = args.tensor(0)
     if t is None:
@@ -613,6 +638,7 @@ def _register() -> None:
         r(f"aten::{name}", split_rule)
     r("aten::unbind", unbind_rule)
     r("aten::unfold", unfold_rule)
+    r("aten::diff", diff_rule)
     r("aten::repeat_interleave", repeat_interleave_rule)
 
 

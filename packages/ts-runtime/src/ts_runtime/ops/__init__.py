@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     complex_ops,
     counting,
     creation,
+    decompositions,
     dicts,
     dispatch,
     distances,
@@ -35,10 +36,12 @@ from . import (  # noqa: F401
     scalars,
     scatter,
     selection,
+    sets,
     shape,
     special,
     strings,
     ternary,
+    windows,
 )
 
 # last: the aliases take the kernels above, then every kernel gets its `out=` overloads
@@ -52,6 +55,7 @@ EAGER_FUNCTIONS = {
     **indexing.EAGER,
     **joins.EAGER,
     **linalg.EAGER,
+    **sets.EAGER,
     **shape.EAGER,
 }
 

@@ -48,6 +48,11 @@ def conj_physical(self: Tensor) -> Tensor:
     return result(np.conj(a) if a.dtype.kind == "c" else a.copy())
 
 
+@implements("aten::detach_", autograd=False)
+def detach_(self: Tensor) -> Tensor:
+    return self.detach_()
+
+
 @implements("aten::resolve_conj", "aten::resolve_neg", autograd=False)
 def resolve(self: Tensor) -> Tensor:
     return self

@@ -27,6 +27,15 @@ def _matrix_norm(self: Tensor, ord: Any, dims: list[int], keepdim: bool) -> Tens
         sums = call("aten::sum", a, [cols], True)
         pick = "aten::amax" if ord == math.inf else "aten::amin"
         out = call(pick, sums, [rows], True)
+    elif ord in (2, -2, "nuc"):
+        # by the singular values: the largest, the smallest, their sum
+        values = call("aten::linalg_svdvals", call("aten::movedim", self, dims, [-2, -1]))
+        pick = {2: "aten::amax", -2: "aten::amin", "nuc": "aten::sum"}[ord]
+        out = call(pick, values, [-1], False)
+        if keepdim:
+            for d in sorted(dims):
+                out = call("aten::unsqueeze", out, d)
+        return out
     else:
         raise TensorError(f"linalg.matrix_norm: Order {ord} not supported.")
     if not keepdim:

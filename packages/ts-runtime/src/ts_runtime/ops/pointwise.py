@@ -677,6 +677,11 @@ def lerp(self: Tensor, end: Tensor, weight: Any) -> Tensor:
     return result((a + operand(weight, dt) * (b - a)).astype(dt))
 
 
+implements("aten::lerp_.Scalar", "aten::lerp_.Tensor")(
+    lambda self, end, weight: _inplace(self, lerp(self, end, weight), "aten::lerp_")
+)
+
+
 # ---------------------------------------------------------------------------
 # Derivatives
 

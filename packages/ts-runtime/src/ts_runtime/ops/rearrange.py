@@ -135,3 +135,35 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap_: bool = False) -> Tensor
         a[(i,) * a.ndim] = fill_value
     bump_version(self)
     return self
+
+
+@implements("aten::diff", autograd=False)
+def diff(
+    self: Tensor,
+    n: int = 1,
+    dim: int = -1,
+    prepend: Tensor | None = None,
+    append: Tensor | None = None,
+) -> Tensor:
+    """n-th forward differences along dim (after prepend and append), by narrow and sub."""
+    if self.dim() == 0:
+        raise TensorError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise TensorError(f"order must be non-negative but got {n}")
+    d = normalize_dim(dim, self.dim())
+    parts = [t for t in (prepend, self, append) if t is not None]
+    x = call("aten::cat", parts, d) if len(parts) > 1 else self
+    for _ in range(n):
+        length = x.shape[d]
+        if length == 0:
+            break
+        later = call("aten::narrow", x, d, 1, length - 1)
+        earlier = call("aten::narrow", x, d, 0, length - 1)
+        x = call("aten::logical_xor", later, earlier) if x.dtype == ts_bool() else later - earlier
+    return x
+
+
+def ts_bool() -> Any:
+    from ..dtypes import bool_
+
+    return bool_
