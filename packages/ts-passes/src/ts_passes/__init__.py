@@ -25,7 +25,15 @@ from .canonicalize import canonicalize
 from .common_subexpression_elimination import eliminate_common_subexpression
 from .constant_pooling import constant_pooling
 from .constant_propagation import constant_propagation
+from .create_autodiff_subgraphs import create_autodiff_subgraphs, differentiable_graphs
 from .dead_code_elimination import eliminate_dead_code
+from .differentiate import (
+    Gradient,
+    differentiate,
+    differentiate_graphs,
+    gradient_of,
+    pack_gradient,
+)
 from .errors import (
     AliasAnalysisError,
     FusionBackendError,
@@ -41,6 +49,13 @@ from .fusion_backend import (
     fusion_backends,
     register_fusion_backend,
     unregister_fusion_backend,
+)
+from .gradients import (
+    GRADIENTS,
+    GradientBuilder,
+    NotDifferentiableError,
+    is_differentiable,
+    requires_grad,
 )
 from .graph_fuser import canonicalize_chunks, fuse_graph, fusion_groups
 from .guard_elimination import (
@@ -65,7 +80,10 @@ from .lower_tuples import lower_all_tuples, lower_simple_tuples
 from .pass_manager import get_pass, pass_names, register_pass, run_pass, run_passes
 from .peephole import peephole_optimize
 from .pipelines import (
+    AUTODIFF_PASSES,
+    BACKWARD_PASSES,
     DERIVATIVE_PRESERVING_PASSES,
+    FORWARD_GRAPH_PASSES,
     INFERENCE_PASSES,
     REQUIRED_PASSES,
     SPECIALIZATION_PASSES,
@@ -91,15 +109,21 @@ from .profiling_pipelines import (
 from .remove_mutation import remove_list_mutation, remove_mutation, remove_tensor_mutation
 from .shape_analysis import erase_shape_information, propagate_shapes
 from .shape_rules import shape_rules
+from .specialize_autograd_zero import specialize_autograd_zero
+from .subgraph_utils import create_singleton_subgraph, merge_node_into_subgraph, unmerge_subgraph
 
 __all__ = [
+    "AUTODIFF_PASSES",
     "BACKEND_PACKAGES",
+    "BACKWARD_PASSES",
     "CHECKED_KINDS",
     "DERIVATIVE_PRESERVING_PASSES",
     "ENTRY_POINT_GROUP",
     "ENV_LOG_LEVEL",
     "ENV_OPT_LIMIT",
+    "FORWARD_GRAPH_PASSES",
     "FUSION_PASSES",
+    "GRADIENTS",
     "GUARD_PASSES",
     "INFERENCE_PASSES",
     "PROFILING_INSENSITIVE_PASSES",
@@ -112,7 +136,10 @@ __all__ = [
     "BailOutGraphError",
     "FusionBackend",
     "FusionBackendError",
+    "Gradient",
+    "GradientBuilder",
     "LogLevel",
+    "NotDifferentiableError",
     "PassError",
     "PassFailedError",
     "PassLogger",
@@ -127,6 +154,11 @@ __all__ = [
     "coalesce_guards",
     "constant_pooling",
     "constant_propagation",
+    "create_autodiff_subgraphs",
+    "create_singleton_subgraph",
+    "differentiable_graphs",
+    "differentiate",
+    "differentiate_graphs",
     "eliminate_common_subexpression",
     "eliminate_dead_code",
     "eliminate_guards",
@@ -138,20 +170,24 @@ __all__ = [
     "fusion_backends",
     "fusion_groups",
     "get_pass",
+    "gradient_of",
     "inline_calls",
     "insert_bailout_nodes",
     "insert_graph",
     "insert_guards",
     "insert_profile_nodes",
     "insert_type_checks",
+    "is_differentiable",
     "is_enabled",
     "liveness",
     "lower_all_tuples",
     "lower_simple_tuples",
+    "merge_node_into_subgraph",
     "move_guards_to_defs",
     "opt_limit_allows",
     "optimize_for_execution",
     "optimize_profiled_graph",
+    "pack_gradient",
     "parse_log_levels",
     "parse_opt_limits",
     "pass_names",
@@ -169,10 +205,13 @@ __all__ = [
     "remove_mutation",
     "remove_profile_nodes",
     "remove_tensor_mutation",
+    "requires_grad",
     "reset_opt_limit_counters",
     "run_pass",
     "run_passes",
     "shape_rules",
+    "specialize_autograd_zero",
+    "unmerge_subgraph",
     "unregister_fusion_backend",
     "unroll_loops",
 ]

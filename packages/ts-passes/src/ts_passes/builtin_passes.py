@@ -8,7 +8,10 @@ from .canonicalize import canonicalize
 from .common_subexpression_elimination import eliminate_common_subexpression
 from .constant_pooling import constant_pooling
 from .constant_propagation import constant_propagation
+from .create_autodiff_subgraphs import create_autodiff_subgraphs
 from .dead_code_elimination import eliminate_dead_code
+from .differentiate import differentiate_graphs
+from .fusion_size_outputs import remove_outputs_used_only_in_size
 from .graph_fuser import canonicalize_chunks, fuse_graph
 from .guard_elimination import (
     coalesce_guards,
@@ -30,6 +33,8 @@ from .profiling_instrumentation import (
 )
 from .remove_mutation import remove_list_mutation, remove_mutation, remove_tensor_mutation
 from .shape_analysis import erase_shape_information, propagate_shapes
+from .specialize_autograd_zero import specialize_autograd_zero
+from .transpose_products import transpose_products
 
 
 def register_builtin_passes() -> None:
@@ -85,6 +90,32 @@ def register_builtin_passes() -> None:
         fuse_graph,
         "group fusible nodes into prim::FusionGroup through fusion backends",
         aliases=["fuse", "fuser"],
+    )
+    r(
+        "create_autodiff_subgraphs",
+        create_autodiff_subgraphs,
+        "group nodes with symbolic gradients into prim::DifferentiableGraph",
+    )
+    r(
+        "differentiate_graphs",
+        differentiate_graphs,
+        "split each prim::DifferentiableGraph into a forward and a backward graph",
+        aliases=["differentiate"],
+    )
+    r(
+        "remove_outputs_used_only_in_size",
+        remove_outputs_used_only_in_size,
+        "sizes of fusion group outputs read only for their size, from the group's inputs",
+    )
+    r(
+        "transpose_products",
+        transpose_products,
+        "t(mm(a, b)) → mm(t(b), t(a)), through sums (for backward graphs)",
+    )
+    r(
+        "specialize_autograd_zero",
+        specialize_autograd_zero,
+        "fold optional gradients and sums to size that are None",
     )
     r(
         "canonicalize_chunks",

@@ -53,6 +53,8 @@ log = PassLogger(__name__)
 FUSION_GROUP = prim.FusionGroup
 SUBGRAPH_ARG_LIMIT = 128
 _SCALARS = (IntType, FloatType, BoolType, NumberType)
+#: Fusible ops whose result has the shape of their first operand alone (not the broadcast).
+_SHAPE_FROM_FIRST = frozenset({"aten::type_as", "aten::to"})
 
 
 def _is_tensor(v: Value) -> bool:
@@ -248,6 +250,9 @@ class _GraphFuser:
             node.destroy()
 
     def try_fuse(self, consumer: Node, producer: Value) -> Node | None:
+        if consumer.kind is not FUSION_GROUP and len(consumer.outputs) != 1:
+            # a prim::ConstantChunk whose chunk could not move: it joins a group later
+            return None
         pnode = producer.node
         if not self.is_fusable(pnode):
             return None
@@ -298,7 +303,10 @@ class _GraphFuser:
                 and self.is_simple_map(v.node)
                 and self._all_users_are(chunk, v)
                 and len(v.node.outputs) == 1
-                and all(u.user.kind != "aten::size" for u in v.uses)
+                and (
+                    v.node.kind not in _SHAPE_FROM_FIRST
+                    or all(u.user.kind != "aten::size" for u in v.uses)
+                )
             ):
                 index = i
                 break
@@ -345,9 +353,31 @@ class _GraphFuser:
         bchunk.remove_input(index)
         for _ in range(nchunks):
             bchunk.erase_output(nchunks * index)
+        self._replace_sizes(op)
         log.update(lambda: f"moved a chunk above {op.kind}")
         op.destroy()
         return True
+
+    def _replace_sizes(self, op: Node) -> None:
+        """`aten::size` of a pointwise op's result is the broadcast of its operands' sizes."""
+        out = op.output()
+        users = [
+            u.user for u in out.uses if u.user.kind == "aten::size" and len(u.user.inputs) == 1
+        ]
+        if not users:
+            return
+        graph = self.graph
+        with graph.inserting_after(op):
+            sizes = [graph.insert("aten::size", [v]) for v in op.inputs if _is_tensor(v)]
+            if len(sizes) == 1:
+                new = sizes[0]
+            else:
+                node = graph.insert_node(graph.create(prim.BroadcastSizes, sizes))
+                new = node.output()
+                new.set_type(ListType(IntType.get()))
+        for user in users:
+            user.output().replace_all_uses_with(new)
+            user.destroy()
 
     def _promote_chunk(self, chunk: Node) -> Node:
         bchunk = self.graph.create(prim.BroadcastingChunk, [chunk.input()], 0)

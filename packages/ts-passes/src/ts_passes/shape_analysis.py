@@ -231,6 +231,11 @@ def propagate_shapes(graph: Graph) -> bool:
     return p.changed
 
 
+def refine_types(node: Node) -> None:
+    """Refine the output types of one node from its inputs' types (for nodes just inserted)."""
+    _Propagator().node(node)
+
+
 def erase_shape_information(graph: Graph) -> bool:
     """Forget refinements: every tensor type (also inside containers) becomes plain `Tensor`."""
     changed = False

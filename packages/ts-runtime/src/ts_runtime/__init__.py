@@ -79,6 +79,8 @@ bool = bool_
 
 _install_methods()
 
+from . import autodiff  # noqa: E402, F401  (formulas become symbolic gradients)
+
 # functions whose Python signature is not their schema's (`zeros(..., requires_grad=True)`)
 _EAGER: dict[str, Any] = dict(_EAGER_FUNCTIONS)
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from ts_ir import Device, Graph, OptionalType, TensorType, TupleType, Type
+from ts_ir import Device, Graph, NoneType, OptionalType, TensorType, TupleType, Type
 
 from .autograd.grad_mode import GRAD_MODE
 from .devices import ACTIVE as DEVICES_ACTIVE
@@ -110,14 +110,12 @@ def _specialize(declared: Type, spec: Any) -> Type:
         and len(spec) == len(declared.elements)
     ):
         return TupleType([_specialize(t, s) for t, s in zip(declared.elements, spec, strict=True)])
-    if (
-        spec == _UNDEFINED
-        and isinstance(declared, OptionalType)
-        and isinstance(declared.element, TensorType)
-    ):
-        from ts_ir import NoneType
-
+    if spec == _UNDEFINED and isinstance(declared, (OptionalType, TensorType)):
+        # an optional that is None; or an undefined tensor (a gradient nothing flowed
+        # into, in a backward graph), which specialize_autograd_zero folds away
         return NoneType.get()
+    if spec == _OTHER and isinstance(declared, OptionalType):
+        return declared.element
     return declared
 
 

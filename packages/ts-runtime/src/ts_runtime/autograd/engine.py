@@ -9,6 +9,7 @@ so gradients can be differentiated again.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 import numpy as np
@@ -98,7 +99,13 @@ def _run(
                         captured[slot] = g if captured[slot] is None else _add(captured[slot], g)
             if isinstance(node, AccumulateGrad):
                 if capture is None and grads[0] is not None:
-                    _accumulate(node.variable, grads[0], create_graph)
+                    grad = _apply_hooks(node.variable, grads.pop())
+                    g = None
+                    # the leaf may take the gradient itself when nothing else holds it: this
+                    # frame's `grad` and getrefcount's argument are the only references
+                    steal = sys.getrefcount(grad) == 2 and _unshared_array(grad)
+                    _accumulate(node.variable, grad, create_graph, steal)
+                    grad = None
                 continue
             outs = node.apply(grads)
             if not retain_graph:
@@ -115,6 +122,7 @@ def _run(
                     if target not in buffers:
                         buffers[target] = [None] * target.num_outputs
                     ready.append(target)
+            outs = grads = g = None  # the buffers hold the gradients now, and nothing else here
     finally:
         GRAD_MODE.enabled = prev_mode
     return captured
@@ -130,8 +138,23 @@ def _apply_hooks(t: Tensor, grad: Tensor) -> Tensor:
     return grad
 
 
-def _accumulate(variable: Tensor, grad: Tensor, create_graph: bool) -> None:
-    grad = _apply_hooks(variable, grad)
+def _unshared_array(grad: Tensor) -> bool:
+    """Whether `grad`'s memory belongs to it alone (not a view, no views of it, no other holder)."""
+    arr = grad._data
+    return (
+        grad._ag is None
+        and grad._base is None
+        and arr.base is None
+        and arr.flags.c_contiguous
+        and arr.flags.writeable
+        # the tensor's reference, `arr`, and getrefcount's argument
+        and sys.getrefcount(arr) == 3
+    )
+
+
+def _accumulate(variable: Tensor, grad: Tensor, create_graph: bool, steal: bool) -> None:
+    """Add `grad` (hooks applied) into `variable.grad`; `steal`: no one else holds `grad`, so
+    the first gradient is kept as it is rather than copied, as PyTorch does."""
     ag = variable._ag
     assert ag is not None
     if tuple(grad.shape) != tuple(variable.shape):
@@ -139,7 +162,10 @@ def _accumulate(variable: Tensor, grad: Tensor, create_graph: bool) -> None:
             f"gradient of shape {list(grad.shape)} does not match the leaf's shape {list(variable.shape)}"
         )
     if ag.grad is None:
-        ag.grad = grad if create_graph else wrap(np.array(grad._data, copy=True))
+        if create_graph or steal:
+            ag.grad = grad
+        else:
+            ag.grad = wrap(np.array(grad._data, copy=True))
     elif create_graph:
         ag.grad = _add(ag.grad, grad)
     else:

@@ -232,6 +232,25 @@ def grad_like(grad: Tensor, like: Tensor) -> Tensor | None:
     return grad.to(dtype_of_numpy(dt))
 
 
+def sum_to(grad: Tensor, like: Tensor) -> Tensor:
+    """`grad`, of the shape of an operator's result, summed to `like`'s shape where `like`
+    was broadcast. In a formula evaluated symbolically this writes
+    `aten::_grad_sum_to_size` (see `ts_runtime.autodiff.symbolic`)."""
+    symbolic = getattr(grad, "symbolic_sum_to", None)
+    if symbolic is not None:
+        return symbolic(like)
+    return sum_to_shape(grad, like._data.shape)
+
+
+def reduce_to(grad: Tensor, like: Tensor) -> Tensor:
+    """`grad` summed to `like`'s shape over the dimensions it has more of or broadcast (any
+    shape, unlike `sum_to`: symbolically the comparison is made where `grad` is known)."""
+    symbolic = getattr(grad, "symbolic_reduce_to", None)
+    if symbolic is not None:
+        return symbolic(like)
+    return sum_to_shape(grad, like._data.shape)
+
+
 def sum_to_shape(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
     """Reduce a broadcast gradient back to `shape` (PyTorch's sum_to_size)."""
     g = grad._data

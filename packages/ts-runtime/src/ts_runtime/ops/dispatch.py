@@ -465,6 +465,9 @@ def ir_type_of(value: Any) -> Type:
         return DictType(ir_type_of(k), ir_type_of(v))
     if isinstance(value, np.generic):
         return ir_type_of(value.item())
+    symbolic = getattr(value, "ir_type", None)  # a symbolic value of a formula (autodiff)
+    if isinstance(symbolic, Type):
+        return symbolic
     return AnyType.get()
 
 
@@ -618,6 +621,8 @@ class _Binding:
     """How to turn (args, kwargs) into the positional arguments of one overload."""
 
     __slots__ = ("impl", "op", "plan")
+    #: whether calls write graph nodes instead of computing (see SYMBOLIC_BINDING)
+    symbolic = False
 
     def __init__(self, op: Operator, plan: list[tuple[int, Any, Conversion]]) -> None:
         self.op = op
@@ -710,6 +715,19 @@ def _try_bind(
 _CACHE: dict[Any, _Binding] = {}
 #: While tracing, `hook(binding, args, kwargs)` runs and records each eager call.
 TRACE_HOOK: list[Callable[[_Binding, tuple[Any, ...], dict[str, Any]], Any] | None] = [None]
+#: `make(binding)`: the binding for calls whose arguments include symbolic values (values
+#: whose class sets `_ts_symbolic`), which writes the call into a graph; set by
+#: `ts_runtime.autodiff`, which evaluates derivative formulas symbolically.
+SYMBOLIC_BINDING: list[Callable[[_Binding], _Binding] | None] = [None]
+
+
+def _has_symbolic(values: Any) -> bool:
+    for v in values:
+        if getattr(type(v), "_ts_symbolic", False):
+            return True
+        if type(v) in (list, tuple) and _has_symbolic(v):
+            return True
+    return False
 
 
 def resolve(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Binding:
@@ -725,6 +743,9 @@ def resolve(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Bindin
         for op in overloads:
             binding, why = _try_bind(op, args, kwargs, allow)
             if binding is not None:
+                make = SYMBOLIC_BINDING[0]
+                if make is not None and _has_symbolic((*args, *kwargs.values())):
+                    binding = make(binding)
                 _CACHE[key] = binding
                 return binding
             failures.append(f"  {op.schema}\n    {why}")
@@ -741,7 +762,7 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
     """Call operator `name` (e.g. "aten::add") on Python values, as eager code does."""
     binding = resolve(name, args, kwargs)
     hook = TRACE_HOOK[0]
-    if hook is not None:
+    if hook is not None and not binding.symbolic:
         return hook(binding, args, kwargs)
     bound = binding.bind(args, kwargs)
     if DEVICES_ACTIVE[0]:

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..dtypes import dtype_of_numpy
 from ..tensor import Tensor, TensorError, wrap
-from .common import grad_like, operand, promote, result, sum_to_shape
+from .common import grad_like, operand, promote, reduce_to, result, sum_to, sum_to_shape
 from .dispatch import derivative, implements
 from .shape import impl, lazy_impl, scalar_in, shape_str
 
@@ -366,16 +366,22 @@ def _d_bmm(grad, self, mat2, *, result):
 
 @derivative("aten::matmul")
 def _d_matmul(grad, self, other, *, result):
-    a1 = self if self._data.ndim > 1 else self.unsqueeze(0)
-    b1 = other if other._data.ndim > 1 else other.unsqueeze(-1)
+    a1 = self if self.dim() > 1 else self.unsqueeze(0)
+    b1 = other if other.dim() > 1 else other.unsqueeze(-1)
     g = grad
-    if other._data.ndim == 1:
+    if other.dim() == 1:
         g = g.unsqueeze(-1)
-    if self._data.ndim == 1:
+    if self.dim() == 1:
         g = g.unsqueeze(-2)
-    ga = sum_to_shape(g.matmul(b1.transpose(-1, -2)), a1._data.shape)
-    gb = sum_to_shape(a1.transpose(-1, -2).matmul(g), b1._data.shape)
-    return ga.reshape(list(self._data.shape)), gb.reshape(list(other._data.shape))
+    ga = g.matmul(b1.transpose(-1, -2))
+    gb = a1.transpose(-1, -2).matmul(g)
+    if self.dim() > 2 or other.dim() > 2:  # batch dimensions broadcast: sum them back
+        ga, gb = reduce_to(ga, a1), reduce_to(gb, b1)
+    if self.dim() == 1:
+        ga = ga.squeeze(-2)
+    if other.dim() == 1:
+        gb = gb.squeeze(-1)
+    return ga, gb
 
 
 @derivative("aten::addmm")
@@ -435,14 +441,18 @@ def _as_dtype(t: Tensor, like: Tensor) -> Tensor:
 def _d_linear(grad, input, weight, bias=None, *, result):
     w = weight
     x = input
-    if w._data.ndim == 1:
+    if w.dim() == 1:
         g_input = grad.unsqueeze(-1) * w
         g_weight = (grad.unsqueeze(-1) * x).reshape([-1, w._data.shape[0]]).sum(0)
     else:
-        out_f, in_f = w._data.shape
         g_input = grad.matmul(w)
-        g_weight = grad.reshape([-1, out_f]).t().mm(x.reshape([-1, in_f]))
-    g_bias = sum_to_shape(grad, bias._data.shape) if bias is not None else None
+        if x.dim() == 1:
+            g_weight = grad.unsqueeze(1).mm(x.unsqueeze(0))
+        else:
+            g2 = grad if grad.dim() == 2 else grad.flatten(0, -2)
+            x2 = x if x.dim() == 2 else x.flatten(0, -2)
+            g_weight = g2.t().mm(x2)
+    g_bias = sum_to(grad, bias) if bias is not None else None
     return g_input, g_weight, g_bias
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from ts_schema import registry
 
 from ..tensor import DimensionError, Tensor, TensorError, bump_version, normalize_dim, wrap
-from .common import check_floating, floating, result, sum_to_shape
+from .common import check_floating, floating, result, sum_to, sum_to_shape
 from .dispatch import derivative, implements
 from .random import generator
 from .reduction import mean_array
@@ -724,15 +724,16 @@ implements("aten::adaptive_avg_pool2d", autograd=False)(_adaptive_avg_pool(2))
 def _d_layer_norm(
     grad, input, normalized_shape, weight=None, bias=None, eps=1e-05, cudnn_enable=True, *, result
 ):
-    axes = list(_norm_axes(input._data, normalized_shape))
+    n = len(normalized_shape)
+    axes = list(range(input.dim() - n, input.dim()))
     mean = input.mean(axes, True)
     xc = input - mean
     rstd = ((xc * xc).mean(axes, True) + eps).rsqrt()
     xhat = xc * rstd
     gy = grad * weight if weight is not None else grad
     g_input = rstd * (gy - gy.mean(axes, True) - xhat * (gy * xhat).mean(axes, True))
-    g_weight = sum_to_shape(grad * xhat, weight._data.shape) if weight is not None else None
-    g_bias = sum_to_shape(grad, bias._data.shape) if bias is not None else None
+    g_weight = sum_to(grad * xhat, weight) if weight is not None else None
+    g_bias = sum_to(grad, bias) if bias is not None else None
     return g_input, None, g_weight, g_bias
 
 

@@ -24,7 +24,7 @@ from .common import (
     operand,
     promote,
     result,
-    sum_to_shape,
+    sum_to,
     write_inplace,
 )
 from .dispatch import call, derivative, implements
@@ -688,7 +688,7 @@ implements("aten::lerp_.Scalar", "aten::lerp_.Tensor")(
 
 def _g(grad: Tensor, x: Any) -> Tensor | None:
     """The gradient flowing to `x`, reduced to its shape, or None for non-tensors."""
-    return sum_to_shape(grad, x._data.shape) if isinstance(x, Tensor) else None
+    return sum_to(grad, x) if isinstance(x, Tensor) else None
 
 
 @derivative("aten::add.Tensor", "aten::add.Scalar", saves=())

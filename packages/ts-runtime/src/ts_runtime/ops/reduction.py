@@ -690,12 +690,12 @@ def _expanded(grad: Tensor, shape: tuple[int, ...], dim: Any, keepdim: bool) -> 
 
 @derivative("aten::sum", saves=())
 def _d_sum(grad, self, dtype=None, *, result):
-    return (grad_like(grad.expand(list(self._data.shape)), self),)
+    return (grad_like(grad.expand(self.size()), self),)
 
 
 @derivative("aten::sum.dim_IntList", saves=())
 def _d_sum_dim(grad, self, dim, keepdim=False, dtype=None, *, result):
-    return (grad_like(_expanded(grad, self._data.shape, dim, keepdim), self),)
+    return (grad_like(_expanded_like(grad, self, dim, keepdim), self),)
 
 
 @derivative("aten::nansum", saves=("self",))
@@ -706,15 +706,36 @@ def _d_nansum(grad, self, dim=None, keepdim=False, dtype=None, *, result):
 
 @derivative("aten::mean", saves=())
 def _d_mean(grad, self, dtype=None, *, result):
-    n = max(self._data.size, 1)
-    return (grad_like(grad.expand(list(self._data.shape)) / n, self),)
+    return (grad_like(grad.expand(self.size()) / _reduced_count(self, None), self),)
 
 
 @derivative("aten::mean.dim", saves=())
 def _d_mean_dim(grad, self, dim, keepdim=False, dtype=None, *, result):
-    shape = self._data.shape
-    n = max(_count(shape, _axes(dim, len(shape))), 1)
-    return (grad_like(_expanded(grad, shape, dim, keepdim) / n, self),)
+    n = _reduced_count(self, _axes(dim, self.dim()))
+    return (grad_like(_expanded_like(grad, self, dim, keepdim) / n, self),)
+
+
+def _expanded_like(grad: Tensor, self: Tensor, dim: Any, keepdim: bool) -> Tensor:
+    """The gradient of a reduction of `self` over `dim`, broadcast back to `self`'s size."""
+    if not keepdim and self.dim() > 0:
+        axes = _axes(dim, self.dim())
+        for a in sorted(range(self.dim()) if axes is None else axes):
+            grad = grad.unsqueeze(a)
+    return grad.expand(self.size())
+
+
+def _reduced_count(self: Tensor, axes: tuple[int, ...] | None) -> Any:
+    """How many elements of `self` each result of a reduction over `axes` (None: all) sums;
+    at least 1 when there are none (the gradient is empty then). Symbolically the product of
+    sizes, which the graph computes when it runs."""
+    if getattr(self, "_ts_symbolic", False):
+        if axes is None:
+            return self.numel()
+        n = self.size(axes[0])
+        for a in axes[1:]:
+            n = n * self.size(a)
+        return n
+    return max(_count(self._data.shape, axes), 1)
 
 
 def _exclusive_products(x: Tensor, d: int) -> Tensor:

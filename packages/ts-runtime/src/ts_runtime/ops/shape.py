@@ -29,7 +29,7 @@ from ..tensor import (
     normalize_dim,
     wrap,
 )
-from .common import result, sum_to_shape
+from .common import result, sum_to
 from .dispatch import call, derivative, implements
 
 ndarray = np.ndarray
@@ -978,7 +978,7 @@ def _write(target: ndarray, src: Tensor, name: str) -> None:
 
 
 def _reshape_back(grad, self, *rest, result):
-    return (grad.reshape(list(self._data.shape)),)
+    return (grad.reshape(self.size()),)
 
 
 for _key in (
@@ -1029,12 +1029,18 @@ def _d_permute(grad, self, dims, *, result):
 
 @derivative("aten::select.int", saves=())
 def _d_select(grad, self, dim, index, *, result):
-    return (_select_scatter(zeros_of(self._data.shape, grad), grad, dim, index),)
+    return (call("aten::select_scatter", _zeros_like_size(self, grad), grad, dim, index),)
 
 
 @derivative("aten::slice.Tensor", saves=())
 def _d_slice(grad, self, dim=0, start=None, end=None, step=1, *, result):
-    return (_slice_scatter(zeros_of(self._data.shape, grad), grad, dim, start, end, step),)
+    zeros = _zeros_like_size(self, grad)
+    return (call("aten::slice_scatter", zeros, grad, dim, start, end, step),)
+
+
+def _zeros_like_size(shape_of: Tensor, dtype_of: Tensor) -> Tensor:
+    """Zeros of `shape_of`'s size and `dtype_of`'s dtype (a constant for autograd)."""
+    return call("aten::zeros", shape_of.size(), dtype=dtype_of.dtype)
 
 
 @derivative("aten::narrow", "aten::narrow.Tensor", saves=())
@@ -1048,7 +1054,7 @@ def _d_narrow(grad, self, dim, start, length, *, result):
 
 @derivative("aten::expand", "aten::expand_as", saves=())
 def _d_expand(grad, self, *rest, result):
-    return (sum_to_shape(grad, self._data.shape),)
+    return (sum_to(grad, self),)
 
 
 @derivative("aten::diagonal", saves=())

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor, TensorError
-from .common import operand, promote, result, sum_to_shape
+from .common import operand, promote, result, sum_to
 from .dispatch import derivative, implements
 from .pointwise import _inplace, broadcasting
 
@@ -79,7 +79,7 @@ implements("aten::addcdiv_")(_inplace_of(addcdiv, "aten::addcdiv_"))
 
 
 def _g(grad: Tensor, x: Tensor) -> Tensor:
-    return sum_to_shape(grad, x._data.shape)
+    return sum_to(grad, x)
 
 
 @derivative("aten::addcmul")
