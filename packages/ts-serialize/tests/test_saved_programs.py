@@ -94,6 +94,8 @@ def test_every_attribute_kind_round_trips() -> None:
     # the view still shares memory with the buffer, and the shared submodule is one object
     assert np.shares_memory(loaded.view.numpy(), loaded.table_t.numpy())
     assert (loaded.block is loaded.shared) == (m.block is m.shared)
+    same_weight = m.block.lin.weight is m.shared.lin.weight
+    assert (loaded.block.lin.weight is loaded.shared.lin.weight) == same_weight
     assert sorted(dict(loaded.named_parameters())) == sorted(dict(m.named_parameters()))
     assert sorted(dict(loaded.named_buffers())) == sorted(dict(m.named_buffers()))
     assert loaded.weight.requires_grad and isinstance(loaded.weight, nn.Parameter)

@@ -115,7 +115,7 @@ class ArchiveWriter:
             raise SaveError(
                 f"function '{q}' runs Python (it is marked @ignore) and cannot be saved"
             )
-        record = {"name": q, "code": ""}
+        record = {"name": q, "function_name": fn.name, "code": ""}
         self.functions[q] = record
         record["code"] = self._print(fn, f"function '{q}'")
         return q
