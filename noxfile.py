@@ -4,6 +4,7 @@
     nox -s "tests(ts-ir)"       one package, installed alone, and its own tests
     nox -s integration          cross-package tests and the conformance corpus
     nox -s oracle               differential tests against PyTorch 2.13, installing it
+    nox -s zoo_full             the model zoo at its published sizes against PyTorch (tests marked slow)
     nox -s demo                 the main job: `tsjit demo` on the LSTM cell and the IoU function
     nox -s lint typecheck       ruff, the declared-dependency and import-layering checks; mypy
     nox -s bench                benchmarks, rewriting docs/benchmarks.md
@@ -87,7 +88,16 @@ def tests(session: nox.Session, package: str) -> None:
 def integration(session: nox.Session) -> None:
     """Cross-package tests and the conformance corpus, with every package installed."""
     _install_editable(session, _package_names())
-    session.run("pytest", "-q", "-n", "auto", str(ROOT / "integration_tests"), *session.posargs)
+    session.run(
+        "pytest",
+        "-q",
+        "-n",
+        "auto",
+        "-m",
+        "not slow",
+        str(ROOT / "integration_tests"),
+        *session.posargs,
+    )
 
 
 def _find_links() -> list[Path]:
@@ -197,10 +207,28 @@ def oracle(session: nox.Session) -> None:
         "-n",
         "auto",
         "-m",
-        "oracle",
+        "oracle and not slow",
         str(ROOT / "integration_tests"),
         # a package's own oracle tests (its session has no torch)
         *sorted(str(p) for p in PACKAGES.glob("*/tests/**/*oracle*.py")),
+        *session.posargs,
+    )
+
+
+@nox.session
+def zoo_full(session: nox.Session) -> None:
+    """The model zoo at its published sizes against PyTorch 2.13 (the tests marked slow)."""
+    _install_editable(session, _package_names())
+    if not _install_torch(session, download=True):
+        session.skip(f"{TORCH} is not installable here")
+    session.run(
+        "pytest",
+        "-q",
+        "-n",
+        "auto",
+        "-m",
+        "slow",
+        str(ROOT / "integration_tests"),
         *session.posargs,
     )
 

@@ -20,7 +20,18 @@ from .import_source import (
     read_class,
     read_source_file,
 )
-from .jit_api import Final, annotate, export, fork, ignore, is_scripting, is_tracing, unused, wait
+from .jit_api import (
+    Final,
+    annotate,
+    export,
+    fork,
+    ignore,
+    interface,
+    is_scripting,
+    is_tracing,
+    unused,
+    wait,
+)
 from .python_printer import ConstantTable, PrintError, print_for_archive, qualified_function_name
 from .script import (
     CompilationUnit,
@@ -28,8 +39,10 @@ from .script import (
     ScriptFunction,
     default_compiler,
     script,
+    script_if_tracing,
     script_source,
 )
+from .script_module import ScriptModule, script_method
 from .tracer import TracerWarning, TracingCheckError, trace
 
 _registrations.register()
@@ -47,6 +60,7 @@ __all__ = [
     "PrintError",
     "ScriptCompiler",
     "ScriptFunction",
+    "ScriptModule",
     "SourceFile",
     "SourceImportError",
     "SourceImporter",
@@ -60,6 +74,7 @@ __all__ = [
     "export",
     "fork",
     "ignore",
+    "interface",
     "is_scripting",
     "is_tracing",
     "literal_value",
@@ -68,6 +83,8 @@ __all__ = [
     "read_class",
     "read_source_file",
     "script",
+    "script_if_tracing",
+    "script_method",
     "script_source",
     "trace",
     "unused",

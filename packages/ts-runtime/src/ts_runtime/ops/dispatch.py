@@ -57,6 +57,7 @@ from ..autograd.graph import (
     view_geometry,
 )
 from ..tensor import AutogradMeta, Size, Tensor, TensorError, bump_version, wrap
+from .common import check_inplace_overlap, write_inplace
 
 DERIVATIVES: RuleTable = RuleTable("derivative", default=None)
 
@@ -244,17 +245,21 @@ def implement_factory(*keys: str) -> Callable[[Callable[..., Any]], Callable[...
 
 
 def derivative(
-    *keys: str, saves: Sequence[str] | None = None
+    *keys: str, saves: Sequence[str] | None = None, not_differentiable: Sequence[str] = ()
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a gradient formula for the operators `keys`.
 
     `saves` names the arguments (or "result") the formula reads; they are
     checked for in-place modification before the formula runs. By default
-    every tensor argument is checked.
+    every tensor argument is checked. `not_differentiable` names tensor
+    arguments that get no gradient by definition, as PyTorch declares them
+    (batch norm's running statistics, a loss's class weights), though the
+    result depends on them.
     """
 
     def decorate(formula: Callable[..., Any]) -> Callable[..., Any]:
         formula.saves = None if saves is None else tuple(saves)  # type: ignore[attr-defined]
+        formula.not_differentiable = frozenset(not_differentiable)  # type: ignore[attr-defined]
         for key in keys:
             DERIVATIVES.register(key, formula)
         return formula
@@ -347,6 +352,7 @@ def _record_inplace(info: _OpInfo, args: tuple[Any, ...]) -> Any:
         raise TensorError(
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
+    check_inplace_overlap(target, args)
     functional = info.functional
     if functional is None:
         functional = info.functional = _functional_of(info.op)
@@ -360,9 +366,9 @@ def _record_inplace(info: _OpInfo, args: tuple[Any, ...]) -> Any:
     if base is not None and (
         out_ag is not None or (base._ag is not None and base._ag.requires_grad)
     ):
-        _rebase_view(base, target, out, None if out_ag is None else out_ag.grad_fn)
+        _rebase_view(base, target, out, None if out_ag is None else out_ag.grad_fn, info.op.key)
         return target
-    target._data[...] = out._data
+    write_inplace(target, out._data, info.op.key)
     bump_version(target)
     if out_ag is not None:
         set_history(target, out_ag.grad_fn, out_ag.output_nr)
@@ -382,7 +388,7 @@ def _is_grad_leaf(t: Tensor) -> bool:
     return ag is not None and ag.requires_grad and ag.grad_fn is None
 
 
-def _rebase_view(base: Tensor, view: Tensor, out: Tensor, fn: Any) -> None:
+def _rebase_view(base: Tensor, view: Tensor, out: Tensor, fn: Any, name: str) -> None:
     if _is_grad_leaf(base):
         raise TensorError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -394,7 +400,7 @@ def _rebase_view(base: Tensor, view: Tensor, out: Tensor, fn: Any) -> None:
         )
     geometry = view_geometry(view, base)
     base_edge = edge_of(base)
-    view._data[...] = out._data
+    write_inplace(view, out._data, name)
     bump_version(view)
     copy_slices = CopySlices(base, base_edge, fn, geometry)
     set_history(base, copy_slices, 0)

@@ -21,7 +21,7 @@ import numpy as np
 from ..autograd.grad_mode import GRAD_MODE
 from ..dtypes import dtype_of_numpy
 from ..tensor import DimensionError, Tensor, TensorError, bump_version, normalize_dim, tensor, wrap
-from .common import result, sum_to_shape
+from .common import check_inplace_overlap, result, sum_to_shape
 from .dispatch import derivative, implements
 from .shape import impl, lazy_impl, scalar_in, shape_str, zeros_of
 
@@ -167,6 +167,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         view._data[...] = value
     else:
         _check_broadcast(v._data.shape, view._data.shape)
+        check_inplace_overlap(view, (v,))
         view._data[...] = v._data
     bump_version(self)
 
@@ -676,6 +677,7 @@ def take_along_dim(self: Tensor, indices: Tensor, dim: int | None = None) -> Ten
 def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     s = src._data
     _check_broadcast(s.shape, self._data.shape)
+    check_inplace_overlap(self, (src,))
     self._data[...] = s
     bump_version(self)
     return self
