@@ -225,6 +225,8 @@ def save(obj: Any, f: Any, *, extra_files: Mapping[str, Any] | None = None) -> N
     bytes stored alongside (`load(..., extra_files=)` returns them).
     """
     writer = ArchiveWriter()
+    # a `torch.jit.ScriptModule` subclass instance (`@script_method`) holds its compiled module
+    obj = getattr(obj, "__dict__", {}).get("_actual_script_module", obj)
     if isinstance(obj, ts_runtime.ScriptModule):
         kind = "module"
         root = writer.values.encode(obj, "module")
