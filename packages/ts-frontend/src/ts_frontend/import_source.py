@@ -568,6 +568,7 @@ class _ImportedConcrete:
         self.constants = dict(spec.constants)
         self.methods = set(spec.methods)
         self.unusable: dict[str, str] = {}
+        self.functions: dict[str, SugaredValue] = {}  # Python attributes: printed code has none
         self.submodules: dict[str, Any] = {}
         for name, typ in class_type.attributes.items():
             if (
