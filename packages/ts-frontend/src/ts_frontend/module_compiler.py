@@ -356,13 +356,15 @@ class ModuleTypes:
         if existing is not None:
             return existing
         cls = c.py_class
+        # TorchScript's _qualified_name: the module and the class's __name__ (a class defined
+        # in a function, `f.<locals>.M`, is `__torch__.<module>.M`), mangled when taken
         base = "__torch__" if cls.__module__ == "__main__" else f"__torch__.{cls.__module__}"
-        count = self.name_counts.get(f"{base}.{cls.__qualname__}", 0)
-        self.name_counts[f"{base}.{cls.__qualname__}"] = count + 1
+        count = self.name_counts.get(f"{base}.{cls.__name__}", 0)
+        self.name_counts[f"{base}.{cls.__name__}"] = count + 1
         qualified = (
-            f"{base}.{cls.__qualname__}"
+            f"{base}.{cls.__name__}"
             if count == 0
-            else f"{base}.___torch_mangle_{count - 1}.{cls.__qualname__}"
+            else f"{base}.___torch_mangle_{count - 1}.{cls.__name__}"
         )
         class_type = ClassType(qualified, is_module=True)
         for name, kind in c.kinds.items():
