@@ -2,7 +2,9 @@
 
 Each call computes an ArgumentSpec: for every tensor input (also inside
 tuples) its dtype, rank, requires_grad and device, whether an optional tensor
-is defined, and the grad mode. A spec seen before runs its cached plan;
+is defined, the grad mode, and what the graph reads from its objects: the
+types of module parameters and the values of settings (`attribute_guard`).
+A spec seen before runs its cached plan;
 a new one compiles a plan:
 
     copy the graph → give tensor inputs their specialized types
@@ -23,8 +25,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ts_ir import Device, Graph, OptionalType, TensorType, TupleType, Type
+from ts_ir import ClassType, Device, Graph, OptionalType, TensorType, TupleType, Type, prim
 
+from .attribute_guard import AttributeGuard
 from .autograd.grad_mode import GRAD_MODE
 from .dtypes import scalar_type_of_numpy
 from .fusion import FUSER_OVERRIDE
@@ -40,6 +43,7 @@ Optimizer = Callable[..., None]
 
 _UNDEFINED = "undefined"
 _OTHER = "other"
+_UNPREPARED = object()
 
 
 def _spec_of(value: Any, grad_enabled: bool) -> Any:
@@ -75,14 +79,16 @@ def _is_tensor_spec(spec: Any) -> bool:
 
 def argument_spec(inputs: Sequence[Any]) -> tuple:
     """The key a plan is cached under: grad mode, the fuser chosen in code (`fuser(...)`;
-    `TS_JIT_FUSER` is read when a plan compiles) and each input's tensor properties
-    (`requires_grad` only counts with grad mode on: under `no_grad` nothing is recorded)."""
+    `TS_JIT_FUSER` is read when a plan compiles), each input's tensor properties
+    (`requires_grad` only counts with grad mode on: under `no_grad` nothing is recorded),
+    and the attributes the graph reads (`attribute_guard`; the executor adds them)."""
     override = FUSER_OVERRIDE
     enabled = GRAD_MODE.enabled
     return (
         enabled,
         override[-1] if override else None,
         tuple([_spec_of(v, enabled) for v in inputs]),
+        (),
     )
 
 
@@ -108,7 +114,7 @@ def _specialize(declared: Type, spec: Any) -> Type:
 
 
 def describe_spec(spec: tuple) -> str:
-    grad, fuser, inputs = spec
+    grad, fuser, inputs = spec[:3]
 
     def one(s: Any) -> str:
         if isinstance(s, tuple) and len(s) == 3 and hasattr(s[0], "kind"):
@@ -172,15 +178,21 @@ class GraphExecutor:
         self._last: ExecutionPlan | None = None
         self._lock = threading.Lock()
         self.compiles = 0
+        self._guard: Any = _UNPREPARED
+        self._inlined: Graph | None = None
 
     def run(self, *inputs: Any) -> Any:
         # argument_spec(inputs), inlined: this is the per-call path
         override = FUSER_OVERRIDE
         enabled = GRAD_MODE.enabled
+        guard = self._guard
+        if guard is _UNPREPARED:
+            guard = self._prepare_guard()
         spec = (
             enabled,
             override[-1] if override else None,
             tuple([_spec_of(v, enabled) for v in inputs]),
+            () if guard is None else guard.key(inputs, enabled),
         )
         plan = self._plans.get(spec)
         if plan is None:
@@ -193,7 +205,25 @@ class GraphExecutor:
 
     def plan_for(self, *inputs: Any) -> ExecutionPlan:
         spec = argument_spec(inputs)
+        guard = self._guard if self._guard is not _UNPREPARED else self._prepare_guard()
+        if guard is not None:
+            spec = (*spec[:3], guard.key(tuple(inputs), spec[0]))
         return self._plans.get(spec) or self._compile(spec)
+
+    def _prepare_guard(self) -> AttributeGuard | None:
+        """The attribute guard of the graph, made at the first call (see `attribute_guard`):
+        the inlined graph plans are then compiled from."""
+        guard = None
+        if self.optimize:
+            from ts_passes import inline_calls
+
+            inlined = self.graph.copy()
+            inline_calls(inlined)
+            guard = AttributeGuard.for_graph(inlined)
+            if guard is not None:
+                self._inlined = inlined
+        self._guard = guard
+        return guard
 
     def graph_for(self, *inputs: Any) -> Graph:
         """The optimized graph a call with these inputs runs."""
@@ -221,6 +251,8 @@ class GraphExecutor:
                 previous[0] == spec[0] or _spec_without_grad(a) != _spec_without_grad(b)
             ):
                 changes.append(f"input {i} changed")
+        if previous[3] != spec[3]:
+            changes.append("attributes read changed")
         return "new argument spec: " + (", ".join(changes) or "different inputs")
 
     def _compile(self, spec: tuple) -> ExecutionPlan:
@@ -238,8 +270,8 @@ class GraphExecutor:
         from ts_passes import progress
 
         reason = self._reason(spec)
-        grad_enabled, _, input_specs = spec
-        graph = self.graph.copy()
+        grad_enabled, _, input_specs, attribute_specs = spec
+        graph = (self._inlined or self.graph).copy()
         if len(input_specs) != len(graph.inputs):
             from .function import ArgumentCountError
 
@@ -248,7 +280,14 @@ class GraphExecutor:
             )
         for v, s in zip(graph.inputs, input_specs, strict=True):
             v.set_type(_specialize(v.type, s))
-        requires_grad = grad_enabled and (_needs_grad(input_specs) or _may_create_grad(graph))
+        specialized: set[Any] = set()
+        if attribute_specs and isinstance(self._guard, AttributeGuard):
+            specialized = self._guard.specialize(graph, attribute_specs)
+        requires_grad = grad_enabled and (
+            _needs_grad(input_specs)
+            or _needs_grad(attribute_specs)
+            or _may_create_grad(graph, specialized)
+        )
         if self.optimize:
             self.optimizer(graph, requires_grad=requires_grad, grad_enabled=grad_enabled)
         progress.stage("interpreter code")
@@ -273,12 +312,17 @@ class GraphExecutor:
 _GRAD_SOURCES = frozenset({"prim::GetAttr", "prim::CallMethod", "prim::CallFunction", "prim::fork"})
 
 
-def _may_create_grad(graph: Graph) -> bool:
+def _may_create_grad(graph: Graph, specialized: set[Any] = frozenset()) -> bool:  # type: ignore[assignment]
     """Whether tensors requiring grad can appear other than through the inputs: attributes
-    read from objects (module parameters), calls into other code, or tensors created with
-    a `requires_grad` argument."""
+    read from objects (module parameters) other than the reads the plan specialized (whose
+    requires_grad is in its key) and objects themselves, calls into other code, or tensors
+    created with a `requires_grad` argument."""
     for n in graph.all_nodes():
         if n.kind in _GRAD_SOURCES:
+            if n.kind is prim.GetAttr and (
+                n in specialized or isinstance(n.output().type, ClassType)
+            ):
+                continue
             return True
         if n.kind.startswith("aten::"):
             schema = n.maybe_schema()
