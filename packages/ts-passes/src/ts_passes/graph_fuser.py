@@ -6,6 +6,9 @@
                                                   %d = aten::sigmoid(%c)
                                                   return (%d)
 
+First `fusion_rewrites` exposes the pointwise work inside larger operators
+(a linear layer's bias, inference batch norm) to the fuser.
+
 The fuser knows no device: a node is fusible when the backend registered for
 the device of its tensor outputs (`fusion_backend.backend_for`) says
 `can_fuse(node)`, the node is in the block being fused, has one output (or
@@ -45,6 +48,7 @@ from ts_ir import (
 from .alias_analysis import AliasDb
 from .dead_code_elimination import eliminate_dead_code, eliminate_dead_code_in_block
 from .fusion_backend import backend_for, fusion_backends
+from .fusion_rewrites import rewrite_for_fusion
 from .jit_log import PassLogger
 from .node_properties import node_key
 
@@ -60,16 +64,43 @@ def _is_tensor(v: Value) -> bool:
 
 
 def _device_of(node: Node) -> object | None:
+    """The device of the node's used tensor outputs (of all of them, before any is used)."""
     devices = set()
+    used = any(out.uses for out in node.outputs)
     for out in node.outputs:
         t = out.type
         if not isinstance(t, TensorType):
             return None
-        if out.uses:
+        if out.uses or not used:
             devices.add(t.device)
     if len(devices) != 1:
         return None
     return devices.pop()
+
+
+def backend_can_fuse(node: Node) -> bool:
+    """Whether `node` may join a fusion group: one output (or a chunk), no side effects, its
+    other inputs constants or numbers, and the backend of its device can fuse it."""
+    if node.blocks or node.has_attribute("Subgraph") or node.kind is prim.Constant:
+        return False
+    if node.kind is not prim.ConstantChunk and len(node.outputs) != 1:
+        return False
+    if node.has_side_effects():
+        return False
+    for v in node.inputs:
+        if _is_tensor(v) or v.node.kind is prim.Constant:
+            continue
+        if not isinstance(v.type, _SCALARS):
+            return False
+    device = _device_of(node)
+    backend = backend_for(device) if device is not None else None  # type: ignore[arg-type]
+    if backend is None:
+        return False
+    try:
+        return bool(backend.can_fuse(node))
+    except Exception as exc:
+        log.debug("backend %s failed on %s: %s", backend, node.kind, exc)
+        return False
 
 
 # -- chunk canonicalization
@@ -145,26 +176,7 @@ class _GraphFuser:
         return self.is_simple_map(node)
 
     def is_simple_map(self, node: Node) -> bool:
-        if node.blocks or node.has_attribute("Subgraph") or node.kind is prim.Constant:
-            return False
-        if node.kind is not prim.ConstantChunk and len(node.outputs) != 1:
-            return False
-        if node.has_side_effects():
-            return False
-        for v in node.inputs:
-            if _is_tensor(v) or v.node.kind is prim.Constant:
-                continue
-            if not isinstance(v.type, _SCALARS):
-                return False
-        device = _device_of(node)
-        backend = backend_for(device) if device is not None else None  # type: ignore[arg-type]
-        if backend is None:
-            return False
-        try:
-            return bool(backend.can_fuse(node))
-        except Exception as exc:
-            log.debug("backend %s failed on %s: %s", backend, node.kind, exc)
-            return False
+        return backend_can_fuse(node)
 
     # building groups
 
@@ -520,7 +532,8 @@ def fuse_graph(graph: Graph) -> bool:
     if not fusion_backends():
         return False
     log.dump("before fusion", graph)
-    changed = canonicalize_chunks(graph)
+    changed = rewrite_for_fusion(graph, backend_can_fuse)
+    changed |= canonicalize_chunks(graph)
     fused = _GraphFuser(graph.block, AliasDb(graph)).run()
     for node in list(graph.all_nodes()):
         if node.kind is prim.ConstantChunk:
