@@ -9,7 +9,7 @@ into both by state-dict key (`weights`), so both compute the same function.
 |---|---|---|
 | mlp | Linear 256→512, ReLU, 512→512, ReLU, 512→10 | 64×256 |
 | cnn | 3 convolutions 3×3 of 32 channels with ReLU, max pooling after the second, global average pooling, Linear 32→10 | 8×3×32×32 |
-| resnet18 | ResNet-18 as torchvision lays it out (BasicBlocks, batch norm in eval mode) | 8×3×64×64 |
+| resnet18 | ResNet-18 as torchvision lays it out (BasicBlocks; batch norm, in eval mode, written as `F.batch_norm` with nn.BatchNorm2d's parameters) | 8×3×64×64 |
 | lstm | an LSTM cell unrolled by a loop over 20 steps, batch 64, 512 → 512 | 20×64×512 |
 | transformer | 2 post-norm Transformer encoder layers: 4 heads, GELU feed-forward of 1024 | 4×64×256 |
 """
@@ -79,14 +79,38 @@ def library(torch: Any) -> dict[str, Any]:
             x = F.adaptive_avg_pool2d(x, (1, 1))
             return self.fc(torch.flatten(x, 1))
 
+    class BatchNorm2d(nn.Module):
+        """nn.BatchNorm2d's parameters and buffers, and its computation through F.batch_norm."""
+
+        def __init__(self, channels: int, eps: float = 1e-5, momentum: float = 0.1) -> None:
+            super().__init__()
+            self.eps = eps
+            self.momentum = momentum
+            self.weight = nn.Parameter(torch.ones(channels))
+            self.bias = nn.Parameter(torch.zeros(channels))
+            self.register_buffer("running_mean", torch.zeros(channels))
+            self.register_buffer("running_var", torch.ones(channels))
+
+        def forward(self, x):
+            return F.batch_norm(
+                x,
+                self.running_mean,
+                self.running_var,
+                self.weight,
+                self.bias,
+                self.training,
+                self.momentum,
+                self.eps,
+            )
+
     class BasicBlock(nn.Module):
         def __init__(self, inplanes: int, planes: int, stride: int = 1, downsample=None) -> None:
             super().__init__()
             self.conv1 = nn.Conv2d(inplanes, planes, 3, stride, 1, bias=False)
-            self.bn1 = nn.BatchNorm2d(planes)
+            self.bn1 = BatchNorm2d(planes)
             self.relu = nn.ReLU(inplace=True)
             self.conv2 = nn.Conv2d(planes, planes, 3, 1, 1, bias=False)
-            self.bn2 = nn.BatchNorm2d(planes)
+            self.bn2 = BatchNorm2d(planes)
             self.downsample = downsample
 
         def forward(self, x):
@@ -103,14 +127,12 @@ def library(torch: Any) -> dict[str, Any]:
             super().__init__()
             self.inplanes = width
             self.conv1 = nn.Conv2d(3, width, kernel_size=7, stride=2, padding=3, bias=False)
-            self.bn1 = nn.BatchNorm2d(width)
+            self.bn1 = BatchNorm2d(width)
             self.relu = nn.ReLU(inplace=True)
-            self.maxpool = nn.MaxPool2d(kernel_size=3, stride=2, padding=1)
             self.layer1 = self._make_layer(width, 1)
             self.layer2 = self._make_layer(width * 2, 2)
             self.layer3 = self._make_layer(width * 4, 2)
             self.layer4 = self._make_layer(width * 8, 2)
-            self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
             self.fc = nn.Linear(width * 8, num_classes)
 
         def _make_layer(self, planes: int, stride: int):
@@ -118,16 +140,16 @@ def library(torch: Any) -> dict[str, Any]:
             if stride != 1 or self.inplanes != planes:
                 downsample = nn.Sequential(
                     nn.Conv2d(self.inplanes, planes, 1, stride, bias=False),
-                    nn.BatchNorm2d(planes),
+                    BatchNorm2d(planes),
                 )
             first = BasicBlock(self.inplanes, planes, stride, downsample)
             self.inplanes = planes
             return nn.Sequential(first, BasicBlock(planes, planes))
 
         def forward(self, x):
-            x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+            x = F.max_pool2d(self.relu(self.bn1(self.conv1(x))), 3, 2, 1)
             x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
-            x = self.avgpool(x)
+            x = F.adaptive_avg_pool2d(x, (1, 1))
             return self.fc(torch.flatten(x, 1))
 
     class LSTM(nn.Module):

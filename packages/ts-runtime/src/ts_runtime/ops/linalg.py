@@ -46,23 +46,41 @@ def gemm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The product of two float matrices, in row order as PyTorch returns it.
 
     numpy's BLAS (OpenBLAS in numpy's wheels) is markedly faster when the
-    first operand has the more rows: for a wide result, such as a batch of
-    64 rows against a 2048-wide weight, computing the transposed product
-    `b.T @ a.T` (views, no copies) and copying it back into row order was
-    1.2-2x faster on every shape measured, copy included (see
-    docs/design-notes.md). The products are the same; the BLAS blocking, and
+    first operand has the more rows: for a wide result of few rows, such as
+    a batch of 64 rows against a 2048-wide weight, computing the transposed
+    product `b.T @ a.T` (views, no copies) and copying it back into row
+    order was faster on the shapes measured, copy included; from a few
+    hundred rows on, the plain product is (see docs/design-notes.md). The products are the same; the BLAS blocking, and
     so the order of the sums, differs, as it does between BLAS libraries.
     Small or tall products, and integer ones (not BLAS), go straight to
     `np.matmul`.
     """
     m, n = a.shape[0], b.shape[1]
-    if m >= n or a.dtype.kind != "f" or m * n * a.shape[1] < _WIDE_GEMM_WORK:
+    if (
+        m > _WIDE_GEMM_ROWS
+        or n < 4 * m
+        or a.dtype.kind != "f"
+        or m * n * a.shape[1] < _WIDE_GEMM_WORK
+    ):
         return np.matmul(a, b)
     return np.ascontiguousarray(np.matmul(b.T, a.T).T)
 
 
+def _matmul_2d_right(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`a @ b` for a matrix `b` and `a` of any rank >= 2: the batch dimensions of `a` folded into
+    its rows, so one BLAS product runs instead of one per batch element (a copy of `a` only
+    where its layout does not fold)."""
+    if a.ndim == 2:
+        return gemm(a, b)
+    rows = a.reshape(-1, a.shape[-1])
+    return gemm(rows, b).reshape(*a.shape[:-1], b.shape[-1])
+
+
 #: multiply-adds below which a product is too small for `gemm`'s orientation to matter
 _WIDE_GEMM_WORK = 1 << 20
+#: rows above which the transposed product stops paying (256 rows by 768 columns: 0.85 against
+#: 0.73 ms plain; 64 rows by 2048: 1.24 against 1.32; 16 by 1024: 0.10 against 0.17)
+_WIDE_GEMM_ROWS = 64
 
 
 @implements("aten::mm")
@@ -115,7 +133,7 @@ def matmul(self: Tensor, other: Tensor) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({rows}x{a.shape[-1]} and {inner}x{cols})"
         )
     try:
-        return result(gemm(a, b) if a.ndim == 2 and b.ndim == 2 else np.matmul(a, b))
+        return result(_matmul_2d_right(a, b) if a.ndim >= 2 and b.ndim == 2 else np.matmul(a, b))
     except ValueError:
         raise TensorError(
             f"The size of tensor a must match the size of tensor b at non-singleton dimensions: "
@@ -252,7 +270,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             f"{w.shape[-1]}x{w.shape[0] if w.ndim == 2 else 1})"
         )
     _same_dtype(x, w)
-    out = gemm(x, w.T) if x.ndim == 2 and w.ndim == 2 else np.matmul(x, w.T)
+    out = _matmul_2d_right(x, w.T) if w.ndim == 2 and x.ndim >= 2 else np.matmul(x, w.T)
     if bias is not None:
         b = bias._data
         if b.dtype != out.dtype:
@@ -544,8 +562,8 @@ def _padded(x: np.ndarray, padding: list[int]) -> np.ndarray:
 
 #: columns of one convolution product: enough for BLAS to run at speed, and a column buffer
 #: (rows times columns) that stays in cache
-_CONV_COLUMNS = 1024
-_CONV_BUFFER = 1 << 20
+_CONV_COLUMNS = 512
+_CONV_BUFFER = 1 << 18
 
 
 def _conv_forward(
