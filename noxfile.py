@@ -4,9 +4,12 @@
     nox -s "tests(ts-ir)"       one package, installed alone, and its own tests
     nox -s integration          cross-package tests and the conformance corpus
     nox -s oracle               differential tests against PyTorch 2.13, installing it
+    nox -s zoo_full             the model zoo at its published sizes against PyTorch (tests marked slow)
     nox -s demo                 the main job: `tsjit demo` on the LSTM cell and the IoU function
     nox -s lint typecheck       ruff, the declared-dependency and import-layering checks; mypy
     nox -s bench                benchmarks, rewriting docs/benchmarks.md
+    nox -s fuzz                 10,000 mutated archives of each kind (tsjit and TorchScript .pt)
+    nox -s gpu                  on a machine with an NVIDIA GPU: pycuda, the CUDA tests, the CUDA benchmark
 
 Every directory under packages/ with a pyproject.toml is a package: there is
 no list to keep. A package's session installs it the way the README tells
@@ -86,7 +89,16 @@ def tests(session: nox.Session, package: str) -> None:
 def integration(session: nox.Session) -> None:
     """Cross-package tests and the conformance corpus, with every package installed."""
     _install_editable(session, _package_names())
-    session.run("pytest", "-q", "-n", "auto", str(ROOT / "integration_tests"), *session.posargs)
+    session.run(
+        "pytest",
+        "-q",
+        "-n",
+        "auto",
+        "-m",
+        "not slow",
+        str(ROOT / "integration_tests"),
+        *session.posargs,
+    )
 
 
 def _find_links() -> list[Path]:
@@ -196,10 +208,28 @@ def oracle(session: nox.Session) -> None:
         "-n",
         "auto",
         "-m",
-        "oracle",
+        "oracle and not slow",
         str(ROOT / "integration_tests"),
         # a package's own oracle tests (its session has no torch)
         *sorted(str(p) for p in PACKAGES.glob("*/tests/**/*oracle*.py")),
+        *session.posargs,
+    )
+
+
+@nox.session
+def zoo_full(session: nox.Session) -> None:
+    """The model zoo at its published sizes against PyTorch 2.13 (the tests marked slow)."""
+    _install_editable(session, _package_names())
+    if not _install_torch(session, download=True):
+        session.skip(f"{TORCH} is not installable here")
+    session.run(
+        "pytest",
+        "-q",
+        "-n",
+        "auto",
+        "-m",
+        "slow",
+        str(ROOT / "integration_tests"),
         *session.posargs,
     )
 
@@ -239,6 +269,29 @@ def bench(session: nox.Session) -> None:
     if not _install_torch(session, download=True):
         session.log(f"{TORCH} is not installable: benchmarks run without the PyTorch peers")
     session.run("python", str(ROOT / "tools" / "bench.py"), *session.posargs)
+
+
+@nox.session(venv_backend="uv")
+def fuzz(session: nox.Session) -> None:
+    """The archive safety campaign at full size: 10,000 mutants per archive format."""
+    session.install("./packages/ts-serialize", *TEST_DEPS)
+    session.env["TSJIT_FUZZ_CASES"] = session.posargs[0] if session.posargs else "10000"
+    tests = PACKAGES / "ts-serialize" / "tests"
+    session.run("pytest", "-q", "-s", "-k", "mutated", str(tests))
+
+
+@nox.session
+def gpu(session: nox.Session) -> None:
+    """ts-fuser-cuda on a real GPU: installs pycuda, runs its tests and the CUDA benchmark."""
+    _install_editable(session, _package_names())
+    try:
+        session.install("pycuda")
+    except nox.command.CommandFailed:
+        session.skip("pycuda is not installable here")
+    session.run("pytest", "-q", str(PACKAGES / "ts-fuser-cuda" / "tests"), *session.posargs)
+    if not _install_torch(session, download=True):
+        session.log(f"{TORCH} is not installable: the CUDA benchmark runs without PyTorch")
+    session.run("python", str(ROOT / "tools" / "bench.py"), "cuda")
 
 
 @nox.session

@@ -3,7 +3,8 @@
 Encoding (see corpus/README.md): JSON numbers and strings as themselves,
 null for None, {"tensor": {"dtype", "shape", "data"}}, {"tuple": [...]},
 {"list": [...]}, {"dict": [[k, v], ...]}, {"float": "nan"|"inf"|"-inf"},
-{"dtype": "float64"}.
+{"dtype": "float64"}, {"device": "cpu"}. `encode` writes it from PyTorch's or
+tsjit's values.
 
 Two more forms of a tensor keep larger recordings small (integration_tests/realworld
 uses them): `{"tensor": {"dtype", "shape", "b64"}}` holds the elements as base64 of
@@ -114,8 +115,44 @@ def decode(obj: Any) -> Any:
             return float(obj["float"])
         if "dtype" in obj:
             return getattr(ts_runtime, obj["dtype"])
+        if "device" in obj:
+            return ts_runtime.device(obj["device"])
         raise ValueError(f"unknown encoded value {obj!r}")
     return obj
+
+
+def encode(value: Any) -> Any:
+    """A value of PyTorch or of tsjit (tensors, numbers, strings, containers, dtypes,
+    devices) in the corpus's encoding."""
+    if hasattr(value, "detach") and hasattr(value, "numpy"):
+        arr = value.detach()
+        arr = (arr.cpu() if hasattr(arr, "cpu") else arr).numpy()
+        data = arr.reshape(-1).tolist()  # JSON's NaN and Infinity stand for themselves here
+        return {"tensor": {"dtype": str(arr.dtype), "shape": list(arr.shape), "data": data}}
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return _encode_float(value)
+    if isinstance(value, tuple):
+        return {"tuple": [encode(x) for x in value]}
+    if isinstance(value, list):
+        return {"list": [encode(x) for x in value]}
+    if isinstance(value, dict):
+        return {"dict": [[encode(k), encode(v)] for k, v in value.items()]}
+    kind = type(value).__name__
+    if kind == "dtype":
+        return {"dtype": str(value).rpartition(".")[2]}
+    if kind in ("device", "Device"):
+        return {"device": str(value)}
+    raise TypeError(f"cannot encode a value of type {kind}")
+
+
+def _encode_float(x: float) -> Any:
+    if math.isnan(x):
+        return {"float": "nan"}
+    if math.isinf(x):
+        return {"float": "inf" if x > 0 else "-inf"}
+    return x
 
 
 def mismatch(actual: Any, expected: Any, path: str = "output") -> str | None:
@@ -166,6 +203,9 @@ def mismatch(actual: Any, expected: Any, path: str = "output") -> str | None:
             (math.isnan(want) and math.isnan(actual)) or actual == want
         )
         return None if ok else f"{path}: {actual!r} != {want!r}"
+    if isinstance(expected, dict) and "device" in expected:
+        ok = type(actual).__name__ in ("device", "Device") and str(actual) == expected["device"]
+        return None if ok else f"{path}: {actual!r} != device {expected['device']}"
     if isinstance(expected, dict) and "dtype" in expected:
         return (
             None

@@ -5,7 +5,9 @@
     python tools/bench.py --list
 
 A suite is a module `tools/benchmarks/bench_<name>.py` with a `TITLE` and a
-`run(ctx) -> str` that returns the Markdown body of its section. Each suite
+`run(ctx) -> str` that returns the Markdown body of its section (or None when
+it could measure nothing here, such as the CUDA suite without a GPU: its
+section then stays as it was). Each suite
 owns one section of docs/benchmarks.md, delimited by HTML comments, and
 stamps it with the machine and date it was measured on, so suites can be
 re-run one at a time. Peers (numpy, PyTorch) are measured in the same run and
@@ -153,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
         module = load(suites[name])
         print(f"== {name}: {module.TITLE}", flush=True)
         body = module.run(ctx)
+        if body is None:
+            print(f"{name}: nothing measured in this run; its section is unchanged", flush=True)
+            continue
         print(body, flush=True)
         if not args.no_write:
             write_section(name, module.TITLE, body)

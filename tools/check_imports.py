@@ -34,6 +34,7 @@ LAYERS: dict[str, list[tuple[str, list[str]]]] = {
                 "refinement",
                 "tracing_state",
                 "jit_api",
+                "script_object",
                 "registrations",
             ],
         ),
@@ -49,6 +50,7 @@ LAYERS: dict[str, list[tuple[str, list[str]]]] = {
                 "builtins",
                 "function_values",
                 "module_value",
+                "class_value",
                 "python_values",
             ],
         ),
@@ -77,16 +79,28 @@ LAYERS: dict[str, list[tuple[str, list[str]]]] = {
                 "builtin_functions",
                 "python_printer",
                 "functions",
+                "class_compiler",
                 "module_compiler",
                 "script",
+                "import_source",
+                "script_module",
                 "tracer",
                 "__init__",
             ],
         ),
     ],
+    "ts_fuser_cuda": [
+        ("code generation", ["errors", "c_types", "lowerings", "codegen", "nvcc"]),
+        ("devices", ["driver", "host", "storage", "launching", "kernel"]),
+        ("backend", ["backend", "eager", "device"]),
+        ("package", ["testing", "__init__"]),
+    ],
 }
 
-SOURCES = {"ts_frontend": ROOT / "packages" / "ts-frontend" / "src" / "ts_frontend"}
+SOURCES = {
+    "ts_frontend": ROOT / "packages" / "ts-frontend" / "src" / "ts_frontend",
+    "ts_fuser_cuda": ROOT / "packages" / "ts-fuser-cuda" / "src" / "ts_fuser_cuda",
+}
 
 
 def module_imports(path: Path, package: str, module: str) -> set[str]:

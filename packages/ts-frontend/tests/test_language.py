@@ -148,6 +148,9 @@ def strings(s: str, n: int):
         str(n) + "x",
         s.startswith("ab"),
         s.split("b"),
+        "a" in s,
+        "ca" not in s,
+        "" in s,
     )
 
 
@@ -176,6 +179,7 @@ def maths(a: float, b: int):
 
 def test_strings_and_math():
     check(strings, "abca", 7)
+    check(strings, "xyz", 0)
     check(maths, 2.5, 7)
 
 
@@ -395,3 +399,15 @@ def test_graph_for_and_schema():
     fn = script(defaults)
     assert str(fn.schema) == "defaults(Tensor x, int n=2, *, float scale=1.5) -> Tensor"
     assert fn.graph_for(X) is not None
+
+
+def test_dtype_layout_and_memory_format_names_are_their_codes():
+    from ts_frontend import script_source
+
+    # codes as PyTorch 2.13's TorchScript compiles them (c10::ScalarType, Layout, MemoryFormat)
+    f = script_source(
+        "def f():\n"
+        "    return (torch.uint16, torch.float8_e4m3fn, torch.cfloat, torch.strided,\n"
+        "            torch.sparse_csc, torch.channels_last, torch.pi, torch.inf)\n"
+    )
+    assert f() == (27, 24, 9, 0, 4, 2, math.pi, math.inf)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from fuser_testing import fused, interpreted, ulp_distance
+from ts_fuser_cpu import UnsupportedFusionError
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NaNs the interpreter makes
 
@@ -380,3 +381,14 @@ def test_runtime_scalars(scalar, kind):
     if kind.startswith("i") and isinstance(scalar, float):
         a = a[4:]  # the interpreter's int -> float promotion, without the extremes' rounding
     assert_same(fused(g, a, scalar), interpreted(g, a, scalar))
+
+
+def test_a_float_alpha_with_int_operands_is_not_lowered():
+    # PyTorch refuses a float alpha for integral tensors; the lowering must refuse the node
+    # with its own error (the interpreter then raises PyTorch's), not fail on a TypeError
+    g = binary_graph("aten::add", "(%a, %b, %half)").replace(
+        "  %r :", "  %half : float = prim::Constant[value=0.5]()\n  %r :"
+    )
+    a, b = ints(np.dtype("i8")), ints(np.dtype("i8"))
+    with pytest.raises(UnsupportedFusionError, match="alpha of dtype float64 with Long"):
+        fused(g, a, b)

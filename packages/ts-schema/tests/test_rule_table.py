@@ -53,6 +53,16 @@ def test_full_schema_keys_and_the_decorator():
     assert len(table) == 2
 
 
+def test_keys_say_whether_a_rule_covers_one_overload_or_a_name():
+    table: RuleTable[str] = RuleTable("shape")
+    table.register("aten::sigmoid(Tensor self) -> Tensor", "one overload, by schema")
+    table.register("aten::add.Tensor", "one overload")
+    table.register("aten::mul", "every overload")
+    assert sorted(table.overload_keys()) == ["aten::add.Tensor", "aten::sigmoid"]
+    assert list(table.name_keys()) == ["aten::mul"]
+    assert sorted(table.keys()) == ["aten::add.Tensor", "aten::mul", "aten::sigmoid"]
+
+
 def test_lookup_operator():
     table: RuleTable[int] = RuleTable("lowering", default=0)
     table.register("aten::mul", 2)

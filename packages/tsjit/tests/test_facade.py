@@ -77,3 +77,12 @@ def test_torch_ops_reaches_registered_operators():
     import tsjit as torch
 
     assert torch.ops.aten.relu(torch.tensor([-1.0, 2.0])).tolist() == [0.0, 2.0]
+
+
+def test_the_math_constants_are_in_the_namespace():
+    import math
+
+    import tsjit
+
+    assert (tsjit.pi, tsjit.e, tsjit.inf) == (math.pi, math.e, math.inf)
+    assert math.isnan(tsjit.nan)

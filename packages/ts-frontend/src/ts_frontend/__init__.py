@@ -11,29 +11,59 @@ from .errors import (
     UndefinedNameError,
     UninitializedVariableError,
 )
-from .jit_api import Final, annotate, export, fork, ignore, is_scripting, is_tracing, unused, wait
+from .import_source import (
+    ClassSpec,
+    SourceFile,
+    SourceImporter,
+    SourceImportError,
+    literal_value,
+    read_class,
+    read_source_file,
+)
+from .jit_api import (
+    Final,
+    annotate,
+    export,
+    fork,
+    ignore,
+    interface,
+    is_scripting,
+    is_tracing,
+    unused,
+    wait,
+)
+from .python_printer import ConstantTable, PrintError, print_for_archive, qualified_function_name
 from .script import (
     CompilationUnit,
     ScriptCompiler,
     ScriptFunction,
     default_compiler,
     script,
+    script_if_tracing,
     script_source,
 )
+from .script_module import ScriptModule, script_method
 from .tracer import TracerWarning, TracingCheckError, trace
 
 _registrations.register()
 
 __all__ = [
     "CallError",
+    "ClassSpec",
     "CompilationUnit",
+    "ConstantTable",
     "Final",
     "FrontendError",
     "FrontendTypeError",
     "NotSupportedError",
     "ParseError",
+    "PrintError",
     "ScriptCompiler",
     "ScriptFunction",
+    "ScriptModule",
+    "SourceFile",
+    "SourceImportError",
+    "SourceImporter",
     "SourceUnavailableError",
     "TracerWarning",
     "TracingCheckError",
@@ -44,9 +74,17 @@ __all__ = [
     "export",
     "fork",
     "ignore",
+    "interface",
     "is_scripting",
     "is_tracing",
+    "literal_value",
+    "print_for_archive",
+    "qualified_function_name",
+    "read_class",
+    "read_source_file",
     "script",
+    "script_if_tracing",
+    "script_method",
     "script_source",
     "trace",
     "unused",

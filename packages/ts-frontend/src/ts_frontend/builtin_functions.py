@@ -1,7 +1,7 @@
 """Builtin functions written in the script language, inlined where they match.
 
 TorchScript defines a few operators for a scalar on the left of a tensor
-(`2 * x`, `1.0 - x`) as small script functions; a call that matches one is
+(`2 * x`, `1.0 - x`), and `key in s` for strings, as small script functions; a call that matches one is
 replaced by its body, so `0.5 * x` becomes `aten::mul(x, 0.5)` with a
 `<string>` source range, exactly as in TorchScript's graphs. They are
 compiled from source by the frontend's own parser, once per scalar type.
@@ -34,7 +34,12 @@ def gt(a : {scalar}, b : Tensor) -> Tensor:
 def ge(a : {scalar}, b : Tensor) -> Tensor:
   return b <= a
 """
-_NAMES = frozenset(["mul", "add", "ne", "eq", "sub", "div", "lt", "le", "gt", "ge"])
+# Python's `key in s` for strings; no operator takes a str, so TorchScript defines it here
+_STRING_TEMPLATE = """
+def __contains__(self : str, key : str) -> bool:
+  return self.find(key, 0, len(self)) != -1
+"""
+_NAMES = frozenset(["mul", "add", "ne", "eq", "sub", "div", "lt", "le", "gt", "ge", "__contains__"])
 _cache: dict[str, list[Any]] | None = None
 _compiling = False
 
@@ -65,4 +70,6 @@ def _compile_all(compile_source: Callable[[str], list[Any]]) -> dict[str, list[A
     for scalar in ("float", "int", "complex"):
         for fn in compile_source(_TEMPLATE.format(scalar=scalar)):
             out.setdefault(fn.name, []).append(fn)
+    for fn in compile_source(_STRING_TEMPLATE):
+        out.setdefault(fn.name, []).append(fn)
     return out

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from ts_ir import (
     BoolType,
+    ClassType,
     ComplexType,
     DictType,
     FloatType,
@@ -86,6 +87,8 @@ def _len(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> Suga
     if items is not None:
         return SimpleValue(ctx.constant(len(items), loc))
     v = args[0].value(ctx)
+    if isinstance(v.type, ClassType):  # an object's `__len__`
+        return SimpleValue(ctx.compiler.object_value(v, loc).length(ctx, loc))
     if isinstance(v.type, TupleType) and not _homogeneous(v.type):
         return SimpleValue(ctx.constant(len(v.type.elements), loc))
     return SimpleValue(ctx.call_builtin("aten::len", [v], {}, loc))

@@ -46,6 +46,11 @@ class Compiler(Protocol):
         """The sugared value of a Python class compiled as a TorchScript class."""
         ...
 
+    def class_type_of(self, cls: type) -> Type | None:
+        """The ClassType of a Python class compiled as a TorchScript class (for annotations),
+        or None when `cls` is not such a class."""
+        ...
+
     def reflected_functions(self, symbol: str) -> list[Any]:
         """The builtin script functions for a scalar on the left (`2 * x`) named like `symbol`."""
         ...

@@ -1,4 +1,6 @@
-"""TorchScript's dtype names and their codes, as `torch.float32` compiles (`prim::Constant[value=6]`).
+"""TorchScript's dtype, layout and memory format names and their codes.
+
+`torch.float32` compiles to `prim::Constant[value=6]`.
 
 A dtype in compiled code is an int: the code of its `c10::ScalarType`. The
 table holds every name PyTorch 2.13 defines, aliases included, so a program
@@ -70,3 +72,21 @@ DTYPE_CODES: dict[str, int] = {
 #: codes of the floating point and complex dtypes (`dtype.is_floating_point`, `.is_complex`)
 FLOATING_CODES = frozenset({5, 6, 7, 15, 23, 24, 25, 26, 44, 45})
 COMPLEX_CODES = frozenset({8, 9, 10})
+
+#: layouts and memory formats are ints in compiled code too
+LAYOUT_CODES: dict[str, int] = {
+    "strided": 0,
+    "sparse_coo": 1,
+    "sparse_csr": 2,
+    "sparse_csc": 4,
+    "sparse_bsr": 5,
+    "sparse_bsc": 6,
+    "_mkldnn": 3,
+    "jagged": 7,
+}
+MEMORY_FORMAT_CODES: dict[str, int] = {
+    "contiguous_format": 0,
+    "preserve_format": 1,
+    "channels_last": 2,
+    "channels_last_3d": 3,
+}

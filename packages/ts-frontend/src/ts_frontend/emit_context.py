@@ -75,7 +75,7 @@ class FunctionState:
         self.function_name = name
         self.graph = Graph()
         self.env = Environment(self.graph)
-        self.types = TypeReader(resolver)
+        self.types = TypeReader(resolver, compiler.class_type_of)
         self.exit_blocks: set[Block] = set()  # blocks that end in return, break, continue, raise
         self.loop_kinds: list[str] = []  # "loop" or "unrolled", innermost last
         self.unannotated: set[str] = set()  # parameters typed Tensor for want of an annotation

@@ -8,15 +8,27 @@ called while a trace records, it is inlined into the trace. A
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable
 from typing import Any
 
 import ts_runtime
-from ts_ir import Graph
+from ts_ir import (
+    ClassType,
+    DictType,
+    Graph,
+    InterfaceType,
+    ListType,
+    OptionalType,
+    TupleType,
+    Type,
+)
 
 from .inliner import inline_calls
 from .python_printer import print_function
+from .script_object import to_script_object
 from .tracing_state import current_tracing_state
+from .type_annotations import NAMED_TUPLE_CLASSES
 
 
 class ScriptFunction(ts_runtime.Function):
@@ -33,11 +45,22 @@ class ScriptFunction(ts_runtime.Function):
     def qualified_name(self, value: str) -> None:
         self._qualified_name = value
 
+    # what a call converts at the boundary with Python: the parameters typed by a TorchScript
+    # class, and whether the result holds named tuples (None until the first call)
+    _boundary: tuple[dict[str, tuple[int, ClassType | None]], bool] | None = None
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         state = current_tracing_state()
         if state is not None:
             return state.call_script_function(self, args, kwargs)
-        return self.executor.run(*self.bind(args, kwargs))
+        boundary = self._boundary
+        if boundary is None:
+            boundary = self._boundary = _boundary_of(self.schema)
+        objects, named = boundary
+        if objects:  # Python instances of TorchScript classes enter as script objects
+            args, kwargs = _convert_objects(objects, args, kwargs)
+        result = self.executor.run(*self.bind(args, kwargs))
+        return _named_tuples(result, self.schema.returns[0].type) if named else result
 
     @property
     def code(self) -> str:
@@ -66,3 +89,65 @@ class PythonFunction:
 
     def __call__(self, *args: Any) -> Any:
         return self.fn(*args)
+
+
+def _boundary_of(schema: Any) -> tuple[dict[str, tuple[int, ClassType | None]], bool]:
+    returns = getattr(schema, "returns", None) or []
+    named = len(returns) == 1 and _has_named_tuple(returns[0].type)
+    return _object_params(schema), named
+
+
+def _object_params(schema: Any) -> dict[str, tuple[int, ClassType | None]]:
+    """The parameters typed by a TorchScript class (not a module) or an interface, by name;
+    for an interface, the object's own class decides (None)."""
+    out: dict[str, tuple[int, ClassType | None]] = {}
+    for i, arg in enumerate(getattr(schema, "arguments", ())):
+        if isinstance(arg.type, ClassType) and not arg.type.is_module:
+            out[arg.name] = (i, arg.type)
+        elif isinstance(arg.type, InterfaceType):
+            out[arg.name] = (i, None)
+    return out
+
+
+def _convert_objects(
+    objects: dict[str, tuple[int, ClassType | None]], args: tuple, kwargs: dict[str, Any]
+) -> tuple[tuple, dict[str, Any]]:
+    converted = list(args)
+    for name, (i, class_type) in objects.items():
+        if i < len(converted):
+            converted[i] = to_script_object(converted[i], class_type)
+        elif name in kwargs:
+            kwargs = {**kwargs, name: to_script_object(kwargs[name], class_type)}
+    return tuple(converted), kwargs
+
+
+def _has_named_tuple(typ: Type) -> bool:
+    if isinstance(typ, TupleType) and typ.names is not None:
+        return True
+    return any(_has_named_tuple(t) for t in typ.contained_types())
+
+
+_BUILTIN_NAMED: dict[tuple[str, ...], type] = {}
+
+
+def _named_tuples(value: Any, typ: Type) -> Any:
+    """A compiled function's result with its named tuples as Python NamedTuples: of their own
+    class (`Point(x=1.0, y=2.0)`), or of one made from the field names (`torch.max`'s
+    `(values, indices)`), as TorchScript returns them."""
+    if isinstance(typ, OptionalType):
+        return None if value is None else _named_tuples(value, typ.element)
+    if isinstance(typ, TupleType) and isinstance(value, tuple):
+        items = [_named_tuples(v, t) for v, t in zip(value, typ.elements, strict=True)]
+        if typ.names is None:
+            return tuple(items)
+        cls = NAMED_TUPLE_CLASSES.get(typ.qualified_name or "")
+        if cls is None:
+            cls = _BUILTIN_NAMED.get(typ.names)
+            if cls is None:
+                cls = _BUILTIN_NAMED[typ.names] = collections.namedtuple("NamedTuple", typ.names)
+        return cls(*items)
+    if isinstance(typ, ListType) and isinstance(value, list):
+        return [_named_tuples(v, typ.element) for v in value]
+    if isinstance(typ, DictType) and isinstance(value, dict):
+        return {k: _named_tuples(v, typ.value) for k, v in value.items()}
+    return value

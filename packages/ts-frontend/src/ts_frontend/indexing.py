@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ts_ir import (
     AnyType,
+    ClassType,
     DictType,
     IntType,
     ListType,
@@ -65,6 +66,11 @@ class SubscriptEmitter:
             return base.getitem(state, e.range, NamedValue(index.range, sugared))
         v = base.value
         typ = v.type
+        if isinstance(typ, ClassType):  # an object's `__getitem__`
+            if len(e.indices) != 1:
+                raise NotSupportedError(f"{base.describe()} takes one index", e.range)
+            item = NamedValue(e.indices[0].range, self.exprs.emit_sugared(e.indices[0]))
+            return state.compiler.object_value(v, e.range).getitem(state, e.range, item)
         if isinstance(typ, TensorType):
             sliced, tensor_indices = self.emit_int_and_slice_indexing(e, v)
             if tensor_indices:

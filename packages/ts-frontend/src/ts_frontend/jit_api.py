@@ -86,6 +86,25 @@ def unused(fn: F) -> F:
     return fn
 
 
+#: classes `@script` compiled as TorchScript classes: an object of one held by a module
+#: attribute has that class's type
+SCRIPT_CLASSES: set[type] = set()
+
+
+INTERFACE = "_tsjit_interface"
+
+
+def interface(cls: type) -> type:
+    """Declare `cls` a TorchScript interface: a value of its type is any object whose class has
+    methods of these names; compiled code calls them by name (`prim::CallMethod`)."""
+    setattr(cls, INTERFACE, True)
+    return cls
+
+
+def is_interface(cls: Any) -> bool:
+    return bool(cls.__dict__.get(INTERFACE, False)) if isinstance(cls, type) else False
+
+
 def is_ignored(fn: Any) -> bool:
     return bool(getattr(fn, IGNORE, False))
 

@@ -14,6 +14,7 @@ CALL_METHOD = prim.CallMethod
 COMPREHENSION_SCOPE = prim.ComprehensionScope
 CONSTANT = prim.Constant
 CONTINUE_STMT = prim.ContinueStmt
+CREATE_OBJECT = prim.CreateObject
 DICT_CONSTRUCT = prim.DictConstruct
 DTYPE = prim.dtype
 ENTER = prim.Enter

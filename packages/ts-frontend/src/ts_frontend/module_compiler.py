@@ -51,7 +51,9 @@ from .ir_emitter import FunctionEmitter
 from .module_value import ModuleValue
 from .parser import parse_def
 from .python_signature import python_defaults, schema_of_python_function
+from .python_values import to_sugared
 from .resolver import FunctionResolver, NamespaceResolver
+from .script_object import to_script_object
 from .sugared_value import SugaredValue
 from .type_annotations import TypeReader, type_from_python
 
@@ -99,6 +101,10 @@ class ConcreteModuleType:
         self.submodules: OrderedDict[str, ConcreteModuleType | None] = OrderedDict()
         self.unusable: dict[str, str] = {}
         self.methods: set[str] = set()
+        self.script_methods: set[str] = set()  # `@script_method`s of a ScriptModule subclass
+        # attributes holding a function (`self.act = F.gelu`), as what they mean when called
+        self.functions: dict[str, SugaredValue] = {}
+        self.function_ids: dict[str, int] = {}
         self.container: str | None = None
         self.compiling: set[str] = set()
 
@@ -111,6 +117,7 @@ class ConcreteModuleType:
                 (n, None if s is None else s.class_type.qualified_name)
                 for n, s in self.submodules.items()
             ),
+            tuple(sorted(self.function_ids.items())),
         )
 
 
@@ -151,6 +158,21 @@ def infer_value_type(value: Any) -> Type | None:
         kt, vt = unify_type_list(keys), unify_type_list(values)  # type: ignore[arg-type]
         return None if kt is None or vt is None else DictType(kt, vt)
     return None
+
+
+def _is_frontend_base(klass: type) -> bool:
+    """The frontend's own `ScriptModule` base class (its methods are not the user's)."""
+    return klass.__module__.startswith("ts_frontend.")
+
+
+def _is_function(value: Any) -> bool:
+    """A Python function (or an operator, or a compiled function) held by a module attribute;
+    Python's own builtins (`print`) are not, as TorchScript does not compile them there."""
+    return (
+        inspect.isfunction(value)
+        or isinstance(value, ts_runtime.Function)
+        or getattr(value, "_ts_operator", None) is not None
+    )
 
 
 def _constant_value(value: Any) -> Any:
@@ -265,14 +287,21 @@ class ModuleTypes:
                         f"a constant must be a number, string, None or a tuple ({exc})"
                     )
                 continue
-            if callable(value) and not isinstance(value, ts_runtime.Tensor):
+            if _is_function(value):
+                # `self.act = F.gelu`: compiled code calls the function itself
+                c.functions[name] = to_sugared(value, None, name)
+                c.function_ids[name] = id(value)
+                continue
+            if inspect.isroutine(value):
                 c.unusable[name] = f"it holds a Python {type(value).__name__}"
                 continue
             typ = init_types.get(name)
             if typ is None and name in annotations:
-                typ = type_from_python(annotations[name])
+                typ = self._annotation_type(annotations[name])
             if typ is None:
                 typ = infer_value_type(value)
+            if typ is None and type(value) in jit_api.SCRIPT_CLASSES:
+                typ = self.compiler.class_type_of(type(value))  # a TorchScript class's object
             if typ is None:
                 c.unusable[name] = (
                     f"its value of type {type(value).__name__} has no type in compiled code"
@@ -299,12 +328,21 @@ class ModuleTypes:
         elif isinstance(module, (ts_runtime.nn.ModuleList, ts_runtime.nn.Sequential)):
             c.container = "list"
         for klass in cls.__mro__:
-            if klass is ts_runtime.nn.Module or klass is object:
+            if klass is ts_runtime.nn.Module or klass is object or _is_frontend_base(klass):
                 break
             for name, fn in vars(klass).items():
-                if inspect.isfunction(fn) and (not name.startswith("__") or name in _DUNDERS):
+                if getattr(fn, "_ts_script_method", False):  # `@torch.jit.script_method`
+                    c.methods.add(name)
+                    c.script_methods.add(name)
+                elif inspect.isfunction(fn) and (not name.startswith("__") or name in _DUNDERS):
                     c.methods.add(name)
         return self._intern(c)
+
+    def _annotation_type(self, hint: Any) -> Type | None:
+        typ = type_from_python(hint)
+        if typ is None and isinstance(hint, type):
+            typ = self.compiler.class_type_of(hint)
+        return typ
 
     def _intern(self, c: ConcreteModuleType) -> ConcreteModuleType:
         key = c.key()
@@ -312,7 +350,7 @@ class ModuleTypes:
         if existing is not None:
             return existing
         cls = c.py_class
-        base = f"__torch__.{cls.__module__}"
+        base = "__torch__" if cls.__module__ == "__main__" else f"__torch__.{cls.__module__}"
         count = self.name_counts.get(f"{base}.{cls.__qualname__}", 0)
         self.name_counts[f"{base}.{cls.__qualname__}"] = count + 1
         qualified = (
@@ -363,6 +401,7 @@ class ModuleTypes:
         if fn is not None:
             return fn
         py = getattr(c.py_class, name, None)
+        py = getattr(py, "original_fn", py)  # a `@script_method`'s function
         if py is None or not inspect.isfunction(py):
             raise NotSupportedError(
                 f"module '{c.py_class.__name__}' has no method '{name}'", call_site
@@ -439,7 +478,10 @@ class ModuleTypes:
             if sub is not None:
                 self.compile_entry_points(sub, done)
         cls = c.py_class
-        if "forward" in c.methods:
+        if c.script_methods:  # a `torch.jit.ScriptModule` subclass: its script methods
+            for name in sorted(c.script_methods):
+                self.method(c, name)
+        elif "forward" in c.methods:
             self.method(c, "forward")
         for name in sorted(c.methods):
             fn = getattr(cls, name, None)
@@ -486,6 +528,9 @@ def create_script_module(module: Any, c: ConcreteModuleType) -> ts_runtime.Scrip
             attributes[name] = None
         else:
             value = module.__dict__[name]
+            typ = c.types[name]
+            if isinstance(typ, ClassType) and not typ.is_module:
+                value = to_script_object(value, typ)
             attributes[name] = list(value) if isinstance(value, list) else value
     sm = ts_runtime.ScriptModule(c.class_type, attributes, parameters=params, buffers=buffers)
     sm.__dict__["_original"] = module
@@ -498,4 +543,18 @@ def script_module(module: Any, compiler: Driver) -> ts_runtime.ScriptModule:
         types = compiler.module_types()
         c = types.infer(module)
         types.compile_entry_points(c, set())
+        return create_script_module(module, c)
+
+
+def script_module_methods(
+    module: Any, compiler: Driver, names: list[str]
+) -> ts_runtime.ScriptModule:
+    """Compile the methods `names` of a module instance (and what they call, and the
+    entry points of its submodules): a `torch.jit.ScriptModule` subclass's script methods."""
+    with cyclic_gc_paused():
+        types = compiler.module_types()
+        c = types.infer(module)
+        types.compile_entry_points(c, set())
+        for name in names:
+            types.method(c, name)
         return create_script_module(module, c)

@@ -61,6 +61,9 @@ class ModuleInfo(Protocol):
     @property
     def container(self) -> str | None: ...
 
+    @property
+    def functions(self) -> Mapping[str, SugaredValue]: ...
+
 
 def _value_name(attr: str) -> str:
     return f"_{attr}" if attr[:1].isdigit() else attr
@@ -106,6 +109,8 @@ class ModuleValue(SugaredValue):
             return _ChildrenMethod(self, name)
         if name in c.methods:
             return MethodValue(self.value, name)
+        if name in c.functions:
+            return c.functions[name]
         if name in c.unusable:
             raise NotSupportedError(
                 f"attribute '{name}' of {self.describe()} cannot be used in compiled code: "
@@ -245,10 +250,23 @@ def call_method(
 ) -> SugaredValue:
     """`prim::CallMethod[name=...]` of a compiled class's method, compiled on first use."""
     method = ctx.compiler.method(self_value.type, name, loc, ctx.function_name)
+    return emit_call_method(ctx, loc, self_value, name, method.schema, args, kwargs)
+
+
+def emit_call_method(
+    ctx: EmitContext,
+    loc: SourceRange,
+    self_value: Value,
+    name: str,
+    schema: Any,
+    args: list[NamedValue],
+    kwargs: dict[str, NamedValue],
+) -> SugaredValue:
+    """`prim::CallMethod[name=...]`, the arguments matched to the method's `schema`."""
     values = [self_value, *values_of(ctx, args)]
     try:
         matched = match_schema(
-            method.schema, ctx.graph, values, kwarg_values(ctx, kwargs), source_range=loc
+            schema, ctx.graph, values, kwarg_values(ctx, kwargs), source_range=loc
         )
     except NoMatchingSchemaError as exc:
         raise CallError(exc.message, loc) from None

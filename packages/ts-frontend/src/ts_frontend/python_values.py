@@ -19,14 +19,16 @@ import types
 from typing import Any
 
 import ts_runtime
-from ts_ir import Device, FloatType, SourceRange, TorchScriptError, Value
+from ts_ir import Device, FloatType, SourceRange, StringType, TorchScriptError, Value
 from ts_runtime.ops_namespace import OperatorNamespace, Operators
 from ts_schema import registry
 
 from . import jit_api
 from .builtins import builtin_for_object
+from .class_value import NamedTupleClassValue, PythonClassValue
 from .context import EmitContext
-from .dtype_names import DTYPE_CODES
+from .conversions import emit_raise, to_bool
+from .dtype_names import DTYPE_CODES, LAYOUT_CODES, MEMORY_FORMAT_CODES
 from .errors import CallError, NotSupportedError
 from .function_values import (
     ExceptionClassValue,
@@ -36,8 +38,8 @@ from .function_values import (
     UnusedFunctionValue,
     is_operator_function,
 )
+from .kinds import IF
 from .sugared_value import (
-    NOT_CONSTANT,
     BuiltinFunction,
     ConstantValue,
     NamedValue,
@@ -47,6 +49,7 @@ from .sugared_value import (
     kwarg_values,
     values_of,
 )
+from .type_annotations import is_named_tuple_class, named_tuple_type
 
 _MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "tau": math.tau}
 _TORCH_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
@@ -81,11 +84,7 @@ def to_sugared(obj: Any, loc: SourceRange | None = None, name: str = "") -> Suga
     if alias is not None:
         return alias
     if isinstance(obj, type):
-        if issubclass(obj, BaseException):
-            return ExceptionClassValue(obj)
-        if obj.__name__ == "Tensor":
-            return TensorClassValue()
-        raise NotSupportedError(f"class '{obj.__qualname__}' cannot be used in compiled code", loc)
+        return _class_value(obj, loc)
     if isinstance(obj, ts_runtime.Function):
         return FunctionValue(obj)
     if isinstance(obj, (Operators, OperatorNamespace)):
@@ -117,6 +116,32 @@ def to_sugared(obj: Any, loc: SourceRange | None = None, name: str = "") -> Suga
     )
 
 
+def _class_value(cls: type, loc: SourceRange | None) -> SugaredValue:
+    """A Python class: an exception to raise, `Tensor`, a NamedTuple, or a class compiled as a
+    TorchScript class when used."""
+    if issubclass(cls, BaseException):
+        return ExceptionClassValue(cls)
+    if cls.__name__ == "Tensor":
+        return TensorClassValue()
+    if is_named_tuple_class(cls):
+        typ = named_tuple_type(cls)
+        if typ is None:
+            raise NotSupportedError(
+                f"NamedTuple '{cls.__qualname__}' has a field of a type compiled code cannot use",
+                loc,
+            )
+        return NamedTupleClassValue(cls, typ)
+    if any(c.__name__ == "Module" and "nn" in c.__module__ for c in cls.__mro__):
+        raise NotSupportedError(
+            f"module class '{cls.__qualname__}' cannot be used in compiled code; make an "
+            "instance of it a submodule",
+            loc,
+        )
+    if cls.__module__.partition(".")[0] in sys.stdlib_module_names:  # `builtins` too
+        raise NotSupportedError(f"class '{cls.__qualname__}' cannot be used in compiled code", loc)
+    return PythonClassValue(cls)
+
+
 def _torch_alias(obj: Any) -> SugaredValue | None:
     """What `obj` means when it is a callable of the torch namespace or of `nn.functional`
     under another name (`conv2d = F.conv2d`, `tensor = torch.tensor`): the callable itself."""
@@ -135,26 +160,6 @@ def _torch_alias(obj: Any) -> SugaredValue | None:
         if inspect.isfunction(obj) and registry.has(f"aten::{name}"):
             return FunctionalFunction(obj, f"aten::{name}")
     return None
-
-
-def python_constant(obj: Any) -> Any:
-    """A Python value as a constant of compiled code (a parameter's default), or
-    `NOT_CONSTANT`: numbers, strings, None, devices, dtypes (ints), and tuples and lists
-    of them."""
-    if obj is None or isinstance(obj, Device):
-        return obj
-    if isinstance(obj, bool):
-        return bool(obj)
-    if isinstance(obj, int):
-        return int(obj)  # a dtype is an int subclass
-    if isinstance(obj, (float, str, complex)):
-        return type(obj)(obj) if type(obj) in _SCALAR_TYPES else obj
-    if isinstance(obj, (tuple, list)):
-        items = [python_constant(x) for x in obj]
-        if any(x is NOT_CONSTANT for x in items):
-            return NOT_CONSTANT
-        return tuple(items) if isinstance(obj, tuple) else items
-    return NOT_CONSTANT
 
 
 def _plain(x: Any) -> Any:
@@ -296,9 +301,9 @@ class TorchNamespace(SugaredValue):
         special = _TORCH_SPECIAL.get(name)
         if special is not None:
             return special()
-        code = DTYPE_CODES.get(name)
+        code = DTYPE_CODES.get(name, LAYOUT_CODES.get(name, MEMORY_FORMAT_CODES.get(name)))
         if code is not None:
-            return ConstantValue(code)  # a dtype is an int in compiled code
+            return ConstantValue(code)  # a dtype, layout or memory format is an int
         if name in _TORCH_CONSTANTS:
             return ConstantValue(_TORCH_CONSTANTS[name], FloatType.get())
         obj = self.module.__dict__.get(name, _MISSING)
@@ -390,6 +395,37 @@ class TensorClassValue(SugaredValue):
         return SimpleValue(ctx.call_builtin("aten::tensor", values, kw, loc))
 
 
+class AssertValue(SugaredValue):
+    """`torch._assert(condition, message)`: as `assert condition, message`."""
+
+    kind = "function 'torch._assert'"
+
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        named = dict(zip(("condition", "message"), args, strict=False))
+        named.update(kwargs)
+        if len(args) > 2 or set(named) != {"condition", "message"}:
+            raise CallError("torch._assert() expects a condition and a message", loc)
+        g = ctx.graph
+        cond = to_bool(ctx, named["condition"].value(ctx), loc)
+        message = named["message"].value(ctx)
+        if not isinstance(message.type, StringType):
+            message = ctx.call_builtin("aten::str", [message], {}, loc)
+        prefix = ctx.constant("AssertionError: ", loc)
+        text = ctx.call_builtin("aten::add", [prefix, message], {}, loc)
+        n = ctx.insert(g.create(IF, [cond], 0), loc)
+        n.add_block()
+        fail = n.add_block()
+        with g.inserting_before(fail.return_node):
+            emit_raise(ctx, text, ctx.constant(None, loc), loc)
+        return ConstantValue(None)
+
+
 class ConstantCall(SugaredValue):
     """A function whose call is a compile-time constant (`is_scripting()`)."""
 
@@ -445,6 +481,7 @@ def _builtin(symbol: str, name: str) -> Any:
 
 _TORCH_SPECIAL: dict[str, Any] = {
     "Tensor": TensorClassValue,
+    "_assert": AssertValue,
     "device": _builtin("aten::device", "torch.device"),
     "no_grad": lambda: GradModeValue(False),
     "enable_grad": lambda: GradModeValue(True),

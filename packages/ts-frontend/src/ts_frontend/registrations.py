@@ -1,11 +1,11 @@
 """What the frontend tells the operator registry about operators it emits.
 
-`aten::set_grad_enabled` (emitted for `with torch.no_grad():`) and
-`aten::warn` (`warnings.warn(...)`) return nothing and write no argument, so
-without this dead code elimination would delete them; they change the grad
-mode or warn, which are side effects. `prim::Enter` and
+`aten::set_grad_enabled` (emitted for `with torch.no_grad():`) returns
+nothing and writes no argument, so without this dead code elimination would
+delete it; it changes the grad mode, which is a side effect. `prim::Enter` and
 `prim::Exit` (emitted for `with obj:`) run the object's compiled `__enter__`
-and `__exit__`.
+and `__exit__`; `prim::CreateObject` makes an empty `ScriptObject` of its
+output's class, for the class's `__init__` to fill.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from typing import Any
 
 from ts_schema import registry
 
-_SIDE_EFFECTS = ("aten::set_grad_enabled", "aten::warn")
+from .script_object import ScriptObject
+
+_SIDE_EFFECTS = ("aten::set_grad_enabled",)
 
 
 def _enter(node: Any) -> Any:
@@ -25,13 +27,22 @@ def _exit(node: Any) -> Any:
     return lambda obj: obj.__exit__(None, None, None)
 
 
+def _create_object(node: Any) -> Any:
+    class_type = node.output().type
+    return lambda: ScriptObject(class_type)
+
+
 def register() -> None:
     for key in _SIDE_EFFECTS:
         op = registry.find(key)
         if op is not None and not op.side_effects:
             registry.register(op.schema, side_effects=True)
     # `with obj:` on a compiled object calls its own __enter__ and __exit__ methods
-    for key, factory in (("prim::Enter", _enter), ("prim::Exit", _exit)):
+    for key, factory in (
+        ("prim::Enter", _enter),
+        ("prim::Exit", _exit),
+        ("prim::CreateObject", _create_object),
+    ):
         op = registry.find(key)
         if op is not None and not op.has_implementation:
             registry.implement(op.key, factory=factory)

@@ -14,17 +14,21 @@ function: callable, with `.graph`, `.code`, `.schema`, `.inlined_graph` and
 
 from __future__ import annotations
 
+import functools
 import inspect
+import sys
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import ts_runtime
-from ts_ir import Source, SourceRange, cyclic_gc_paused
+from ts_ir import Source, SourceRange, Type, cyclic_gc_paused
 
+from . import jit_api
 from . import tree as t
 from .ast_builder import def_of_function
 from .builtin_functions import reflected_functions
+from .class_compiler import ClassTypes
 from .conversions import emit_function_call, function_constant
 from .errors import FrontendError, NotSupportedError
 from .function_values import FunctionValue
@@ -57,6 +61,7 @@ class ScriptCompiler:
         self._in_progress: set[Any] = set()
         self._lock = threading.RLock()
         self._module_types: Any = None
+        self._class_types: ClassTypes | None = None
 
     def module_types(self) -> Any:
         """The module types this compiler made (see `module_compiler.ModuleTypes`)."""
@@ -68,14 +73,39 @@ class ScriptCompiler:
 
     # -- what sugared values ask of the compiler (`context.Compiler`)
 
+    def class_types(self) -> ClassTypes:
+        """The TorchScript classes this compiler compiled (see `class_compiler`)."""
+        if self._class_types is None:
+            self._class_types = ClassTypes(self)
+        return self._class_types
+
     def object_value(self, value: Any, loc: SourceRange) -> SugaredValue:
+        classes = self.class_types()
+        name = value.type.qualified_name
+        if name in classes.by_name or name in classes.interfaces:
+            return classes.object_value(value, loc)
         return self.module_types().object_value(value, loc)
 
     def method(self, class_type: Any, name: str, loc: SourceRange | None, caller: str) -> Any:
+        classes = self.class_types()
+        info = classes.by_name.get(class_type.qualified_name)
+        if info is not None:
+            return classes.method(info, name, loc, caller)
         return self.module_types().method_of_type(class_type, name, loc, caller)
 
     def class_value(self, cls: type, loc: SourceRange | None) -> SugaredValue:
-        raise NotSupportedError(f"class '{cls.__qualname__}' cannot be used in compiled code", loc)
+        with self._lock:
+            return self.class_types().class_value(cls, loc)
+
+    def class_type_of(self, cls: type) -> Type | None:
+        if _is_module_class(cls) or issubclass(cls, BaseException):
+            return None
+        if cls.__module__.partition(".")[0] in sys.stdlib_module_names:
+            return None
+        with self._lock:
+            if jit_api.is_interface(cls):
+                return self.class_types().interface(cls).interface_type
+            return self.class_types().compiled(cls, None).class_type
 
     def reflected_functions(self, symbol: str) -> list[Any]:
         return reflected_functions(symbol, _compile_builtin_source)
@@ -357,6 +387,8 @@ def script(obj: Any, *, optimize: bool | None = None) -> Any:
     """Compile a Python function, an `nn.Module` instance, or function source text."""
     if isinstance(obj, (ScriptFunction, ts_runtime.ScriptModule)):
         return obj
+    if "_actual_script_module" in getattr(obj, "__dict__", {}):
+        return obj  # a `torch.jit.ScriptModule` subclass's instance is compiled already
     if isinstance(obj, str):
         return script_source(obj, optimize=optimize)
     if inspect.isfunction(obj) or inspect.ismethod(obj):
@@ -368,12 +400,34 @@ def script(obj: Any, *, optimize: bool | None = None) -> Any:
         compiler = default_compiler() if optimize is None else ScriptCompiler(optimize=optimize)
         return script_module(obj, compiler)
     if isinstance(obj, type):
-        raise NotSupportedError(
-            f"scripting classes is not supported: script an instance of {obj.__name__}, or "
-            "its methods"
-        )
+        if _is_module_class(obj):
+            raise NotSupportedError(
+                f"script an instance of the module class {obj.__name__}, not the class"
+            )
+        compiler = default_compiler() if optimize is None else ScriptCompiler(optimize=optimize)
+        with compiler._lock:
+            compiler.class_types().compiled(obj, None)
+        jit_api.SCRIPT_CLASSES.add(obj)
+        return obj  # a TorchScript class stays a Python class, as TorchScript's does
     raise NotSupportedError(f"cannot script an object of type {type(obj).__name__}")
 
 
 def _is_module(obj: Any) -> bool:
-    return any(cls.__name__ == "Module" and "nn" in cls.__module__ for cls in type(obj).__mro__)
+    return _is_module_class(type(obj))
+
+
+def _is_module_class(cls: type) -> bool:
+    return any(c.__name__ == "Module" and "nn" in c.__module__ for c in cls.__mro__)
+
+
+def script_if_tracing(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Run `fn` as Python, but compiled when it is called while a trace records
+    (`torch.jit._script_if_tracing`); compiled code calling it compiles `fn` itself."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not jit_api.is_tracing():
+            return fn(*args, **kwargs)
+        return script(fn)(*args, **kwargs)
+
+    return wrapper

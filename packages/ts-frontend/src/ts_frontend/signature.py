@@ -19,8 +19,7 @@ from . import tree as t
 from .emit_context import FunctionState
 from .errors import FrontendError, FrontendTypeError, NotSupportedError
 from .expressions import ExprEmitter
-from .python_values import python_constant
-from .sugared_value import NOT_CONSTANT, SugaredValue
+from .sugared_value import NOT_CONSTANT, SugaredValue, python_constant
 
 
 class SignatureEmitter:

@@ -31,10 +31,12 @@ from typing import Any
 from ts_ir import (
     BoolType,
     ClassType,
+    Device,
     DeviceType,
     DictType,
     FloatType,
     FutureType,
+    InterfaceType,
     IntType,
     ListType,
     OptionalType,
@@ -94,6 +96,30 @@ def constant_of(sugared: SugaredValue) -> Any:
         return sugared.value
     if isinstance(sugared, SimpleValue) and sugared.value.node.kind is CONSTANT:
         return constant_value(sugared.value)
+    return NOT_CONSTANT
+
+
+def python_constant(obj: Any) -> Any:
+    """A Python value as a constant of compiled code (a parameter's default), or
+    `NOT_CONSTANT`: numbers, strings, None, devices, dtypes (ints), and tuples and lists
+    of them."""
+    if obj is None or isinstance(obj, Device):
+        return obj
+    if isinstance(obj, bool):
+        return bool(obj)
+    if isinstance(obj, int):
+        return int(obj)  # a dtype is an int subclass
+    if isinstance(obj, float):
+        return float(obj)
+    if isinstance(obj, str):
+        return str(obj)
+    if isinstance(obj, complex):
+        return complex(obj)
+    if isinstance(obj, (tuple, list)):
+        items = [python_constant(x) for x in obj]
+        if any(x is NOT_CONSTANT for x in items):
+            return NOT_CONSTANT
+        return tuple(items) if isinstance(obj, tuple) else items
     return NOT_CONSTANT
 
 
@@ -166,6 +192,13 @@ class SugaredValue:
     def getitem(self, ctx: EmitContext, loc: SourceRange, index: NamedValue) -> SugaredValue:
         raise NotSupportedError(f"{self.describe()} cannot be indexed", loc)
 
+    def length(self, ctx: EmitContext, loc: SourceRange) -> Value:
+        """`len(value)`, for values whose length is neither static nor `aten::len`'s."""
+        items = self.static_items()
+        if items is not None:
+            return ctx.constant(len(items), loc)
+        raise NotSupportedError(f"{self.describe()} has no len()", loc)
+
     def static_items(self) -> list[SugaredValue] | None:
         """The items of a value known element by element at compile time (for unpacking)."""
         return None
@@ -206,7 +239,7 @@ class SimpleValue(SugaredValue):
         typ = v.type
         if isinstance(typ, TensorType):
             return _tensor_attribute(ctx, loc, v, name)
-        if isinstance(typ, ClassType):
+        if isinstance(typ, (ClassType, InterfaceType)):
             return ctx.compiler.object_value(v, loc).attr(ctx, loc, name)
         if isinstance(typ, TupleType) and typ.names is not None and name in typ.names:
             i = typ.names.index(name)
@@ -266,7 +299,7 @@ class SimpleValue(SugaredValue):
         args: list[NamedValue],
         kwargs: dict[str, NamedValue],
     ) -> SugaredValue:
-        if isinstance(self.value.type, ClassType):
+        if isinstance(self.value.type, (ClassType, InterfaceType)):
             return ctx.compiler.object_value(self.value, loc).call(ctx, loc, args, kwargs)
         return super().call(ctx, loc, args, kwargs)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import typing
+from collections.abc import Callable
 from typing import Any
 
 from ts_ir import (
@@ -118,6 +119,8 @@ def type_from_python(obj: Any) -> Type | None:
         return AnyListType.get()
     if obj is tuple:
         return AnyTupleType.get()
+    if is_named_tuple_class(obj):
+        return named_tuple_type(obj)
     if isinstance(obj, type):
         if obj.__name__ == "Tensor" or obj.__name__ == "Parameter":
             return TensorType.get()
@@ -188,11 +191,50 @@ def _make_generic(kind: str | None, args: list[Type]) -> Type | None:
     return None
 
 
-class TypeReader:
-    """Reads annotation trees with a resolver."""
+def qualified_class_name(cls: type) -> str:
+    """TorchScript's name of a Python class: `__torch__.<module>.<qualified name>`."""
+    module = cls.__module__
+    prefix = "__torch__" if module == "__main__" else f"__torch__.{module}"
+    return f"{prefix}.{cls.__qualname__.replace('<locals>.', '')}"
 
-    def __init__(self, resolver: Resolver) -> None:
+
+def is_named_tuple_class(obj: Any) -> bool:
+    return isinstance(obj, type) and issubclass(obj, tuple) and hasattr(obj, "_fields")
+
+
+def named_tuple_type(cls: type) -> TupleType | None:
+    """The type of a `typing.NamedTuple` class: a tuple with its field names, named after it.
+    None when a field has no type compiled code knows."""
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # an annotation Python itself cannot evaluate
+        hints = getattr(cls, "__annotations__", {})
+    fields = list(cls._fields)  # type: ignore[attr-defined]
+    elements = [type_from_python(hints.get(f, Any)) for f in fields]
+    if any(e is None for e in elements):
+        return None
+    qualified = qualified_class_name(cls)
+    NAMED_TUPLE_CLASSES[qualified] = cls
+    return TupleType(elements, fields, qualified)  # type: ignore[arg-type]
+
+
+#: the Python classes of the NamedTuple types made so far, by qualified name (so a compiled
+#: function returns instances of them)
+NAMED_TUPLE_CLASSES: dict[str, type] = {}
+
+
+class TypeReader:
+    """Reads annotation trees with a resolver.
+
+    `classes`, when given, gives the type of a Python class compiled as a TorchScript
+    class (the driver compiles it); without it such a class is an unknown annotation.
+    """
+
+    def __init__(
+        self, resolver: Resolver, classes: Callable[[type], Type | None] | None = None
+    ) -> None:
         self.resolver = resolver
+        self.classes = classes
 
     def read(self, expr: t.Expr, *, allow_final: bool = False) -> Type:
         result = self._read(expr)
@@ -292,6 +334,10 @@ class TypeReader:
                 typ = type_from_python(obj)
                 if typ is not None:
                     return typ
+                if isinstance(obj, type) and self.classes is not None:
+                    typ = self.classes(obj)
+                    if typ is not None:
+                        return typ
             spelled = self._spelling(expr)
             if spelled == "Final":
                 return FinalType(None)

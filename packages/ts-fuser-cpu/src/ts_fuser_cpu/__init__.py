@@ -18,29 +18,51 @@ from .codegen import Abi
 from .disk_cache import DiskCache, cache_dir
 from .errors import FuserError, UnsupportedFusionError
 from .fusibility import can_fuse, why_not_fusible
-from .lowerings import CPU_LOWERINGS, Lowering
-from .operands import Operand
+from .llvm_types import is_supported, numpy_dtype
+from .lowerings import CPU_LOWERINGS, Lowering, node_constant, promoted
+from .operands import NO_CONST, Operand
 from .parallel import get_num_threads, set_num_threads
-from .specialization import Specialization, canonical_text, specialize
+from .specialization import (
+    Access,
+    Leaf,
+    Path,
+    Specialization,
+    Step,
+    broadcast_shapes,
+    canonical_text,
+    coalesce,
+    specialize,
+)
 
 register()
 
 __all__ = [
     "CPU_LOWERINGS",
+    "NO_CONST",
     "Abi",
+    "Access",
     "CpuFuser",
     "DiskCache",
     "FuserError",
     "FuserStats",
+    "Leaf",
     "Lowering",
     "Operand",
+    "Path",
     "Specialization",
+    "Step",
     "UnsupportedFusionError",
     "backend",
+    "broadcast_shapes",
     "cache_dir",
     "can_fuse",
     "canonical_text",
+    "coalesce",
     "get_num_threads",
+    "is_supported",
+    "node_constant",
+    "numpy_dtype",
+    "promoted",
     "register",
     "set_num_threads",
     "specialize",

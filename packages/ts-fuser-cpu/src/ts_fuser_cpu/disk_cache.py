@@ -32,15 +32,16 @@ _HEADER = struct.Struct("<32sQ")  # sha256 of the code, its length
 SUFFIX = ".kernel"
 
 
-def cache_dir() -> Path:
-    """Where kernels are stored (the folder may not exist yet)."""
+def cache_dir(folder: str = "cpu-kernels") -> Path:
+    """Where kernels are stored (the folder may not exist yet); other fusers name their own
+    `folder` under the same root."""
     root = os.environ.get("TS_JIT_CACHE_DIR")
     if root:
         base = Path(root)
     else:
         xdg = os.environ.get("XDG_CACHE_HOME")
         base = Path(xdg) / "tsjit" if xdg else Path.home() / ".cache" / "tsjit"
-    return base / "cpu-kernels"
+    return base / folder
 
 
 _fingerprint: list[str] = []
@@ -64,10 +65,23 @@ def entry_key(parts: object) -> str:
 
 
 class DiskCache:
-    """Object code by key, in `directory` (default: `cache_dir()` when first used)."""
+    """Object code by key, in `directory` (default: `cache_dir(folder)` when first used).
 
-    def __init__(self, directory: Path | None = None) -> None:
+    Another fuser keeps its own kind of entries with its own `folder`, `magic` line and
+    `logger`; the format and the checks are the same."""
+
+    def __init__(
+        self,
+        directory: Path | None = None,
+        *,
+        folder: str = "cpu-kernels",
+        magic: bytes = MAGIC,
+        logger: logging.Logger = log,
+    ) -> None:
         self._directory = directory
+        self.folder = folder
+        self.magic = magic
+        self.log = logger
         self.hits = 0
         self.misses = 0
         self.corrupted = 0
@@ -75,7 +89,7 @@ class DiskCache:
 
     @property
     def directory(self) -> Path:
-        return self._directory if self._directory is not None else cache_dir()
+        return self._directory if self._directory is not None else cache_dir(self.folder)
 
     def path(self, key: str) -> Path:
         return self.directory / f"{key}{SUFFIX}"
@@ -89,25 +103,27 @@ class DiskCache:
             self.misses += 1
             return None
         except OSError as exc:
-            log.debug("kernel cache entry %s unreadable: %s", path, exc)
+            self.log.debug("kernel cache entry %s unreadable: %s", path, exc)
             self.misses += 1
             return None
-        problem = _check(data)
+        problem = _check(data, self.magic)
         if problem is not None:
             self.corrupted += 1
             self.misses += 1
-            log.warning("kernel cache entry %s is corrupted (%s); rebuilding it", path, problem)
+            self.log.warning(
+                "kernel cache entry %s is corrupted (%s); rebuilding it", path, problem
+            )
             try:
                 path.unlink()
             except OSError:
                 pass
             return None
         self.hits += 1
-        return data[len(MAGIC) + _HEADER.size :]
+        return data[len(self.magic) + _HEADER.size :]
 
     def store(self, key: str, code: bytes) -> None:
         directory = self.directory
-        blob = MAGIC + _HEADER.pack(hashlib.sha256(code).digest(), len(code)) + code
+        blob = self.magic + _HEADER.pack(hashlib.sha256(code).digest(), len(code)) + code
         try:
             directory.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=SUFFIX)
@@ -122,19 +138,19 @@ class DiskCache:
                     pass
                 raise
         except OSError as exc:
-            log.debug("kernel cache %s is not writable: %s", directory, exc)
+            self.log.debug("kernel cache %s is not writable: %s", directory, exc)
             return
         self.writes += 1
 
 
-def _check(data: bytes) -> str | None:
+def _check(data: bytes, magic: bytes) -> str | None:
     """Why `data` is not a valid entry, or None."""
-    if not data.startswith(MAGIC):
+    if not data.startswith(magic):
         return "bad header"
-    header_end = len(MAGIC) + _HEADER.size
+    header_end = len(magic) + _HEADER.size
     if len(data) < header_end:
         return "truncated header"
-    digest, length = _HEADER.unpack_from(data, len(MAGIC))
+    digest, length = _HEADER.unpack_from(data, len(magic))
     code = data[header_end:]
     if len(code) != length:
         return f"truncated: {len(code)} of {length} bytes"

@@ -11,6 +11,8 @@ the interpreter, with the reason logged.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ts_ir import (
     BoolType,
     FloatType,
@@ -27,6 +29,7 @@ from ts_ir import (
     constant_value,
     prim,
 )
+from ts_schema import RuleTable
 
 from .lowerings import CPU_LOWERINGS
 
@@ -47,15 +50,18 @@ def _int_list_constant(v: Value) -> bool:
     return isinstance(value, list) and all(type(x) is int for x in value)
 
 
-def why_not_fusible(node: Node) -> str | None:
-    """The reason `node` cannot be fused by the CPU fuser, or None when it can."""
+def why_not_fusible(
+    node: Node, *, lowerings: RuleTable[Any] = CPU_LOWERINGS, device: str = "cpu"
+) -> str | None:
+    """The reason `node` cannot be fused by the CPU fuser, or None when it can (another
+    device's fuser passes its own lowering table and device type)."""
     if node.kind is prim.ConstantChunk:
         return None
     if node.blocks:
         return f"{node.kind} has blocks"
-    lowering = CPU_LOWERINGS.lookup(node)
+    lowering = lowerings.lookup(node)
     if lowering is None:
-        return f"{node.kind} has no CPU lowering"
+        return f"{node.kind} has no {device.upper()} lowering"
     schema = node.maybe_schema()
     if schema is None or schema.is_mutable:
         return f"{node.kind} writes its inputs"

@@ -84,7 +84,7 @@ def node_constant(node: Node, i: int) -> Any:
     return NO_CONST
 
 
-def _name(dtype: ScalarType | None) -> str:
+def _dtype_name(dtype: ScalarType | None) -> str:
     return "unknown" if dtype is None else dtype.python_name
 
 
@@ -141,7 +141,9 @@ def _float_only(i: int) -> DtypeRule:
     def rule(node: Node, args: list[Operand]) -> ScalarType:
         d = args[i].dtype
         if not is_float(d):  # type: ignore[arg-type]
-            raise _unsupported(f"{node.kind} of a {_name(d)} tensor is computed in the interpreter")
+            raise _unsupported(
+                f"{node.kind} of a {_dtype_name(d)} tensor is computed in the interpreter"
+            )
         return d  # type: ignore[return-value]
 
     return rule
@@ -191,7 +193,7 @@ def _alpha_dtype(self_i: int, other_i: int, alpha_i: int, *, subtract: bool) -> 
         if subtract and d is S.Bool:
             raise _unsupported("subtraction of bool tensors is an error")
         if not _is_one(alpha) and (d is S.Bool or (is_int(d) and is_float(alpha.dtype))):  # type: ignore[arg-type]
-            raise _unsupported(f"alpha of dtype {_name(alpha.dtype)} with {d.name} operands")
+            raise _unsupported(f"alpha of dtype {_dtype_name(alpha.dtype)} with {d.name} operands")
         return d
 
     return rule

@@ -32,6 +32,7 @@ import enum
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from ts_ir import (
@@ -49,6 +50,7 @@ from ts_ir import (
     constant_value,
     prim,
 )
+from ts_schema import RuleTable
 
 from .errors import UnsupportedFusionError
 from .llvm_types import is_supported, numpy_dtype
@@ -306,10 +308,19 @@ def _category(shape: Shape) -> Category:
 
 
 def specialize(
-    subgraph: Graph, input_specs: Sequence[Type], canonical: str | None = None
+    subgraph: Graph,
+    input_specs: Sequence[Type],
+    canonical: str | None = None,
+    *,
+    lowerings: RuleTable[Any] = CPU_LOWERINGS,
+    device: str = "cpu",
 ) -> Specialization:
     """Analyze `subgraph` for these input types; raises `UnsupportedFusionError` with the reason
-    when the CPU fuser cannot compile it."""
+    when the fuser cannot compile it.
+
+    Nothing here depends on the CPU but the defaults: another device's fuser passes its own
+    `lowerings` (each rule with the `dtype`, `check` and `broadcast` of a `Lowering`; its
+    `emit` is the fuser's own business) and its device type, which tensor inputs must have."""
     if len(input_specs) != len(subgraph.inputs):
         raise UnsupportedFusionError(
             f"the group takes {len(subgraph.inputs)} inputs, but {len(input_specs)} specs were given"
@@ -335,10 +346,10 @@ def specialize(
             if not is_supported(dtype):
                 raise UnsupportedFusionError(
                     f"input {i} is a {'tensor of unknown dtype' if dtype is None else dtype.python_name} tensor; "
-                    "the CPU fuser computes in bool, int32, int64, float32 and float64"
+                    f"the {device.upper()} fuser computes in bool, int32, int64, float32 and float64"
                 )
-            if spec.device is not None and spec.device.type != "cpu":
-                raise UnsupportedFusionError(f"input {i} is on {spec.device}, not the CPU")
+            if spec.device is not None and spec.device.type != device:
+                raise UnsupportedFusionError(f"input {i} is on {spec.device}, not {device}")
             sizes = tuple(spec.sizes)  # type: ignore[arg-type]
             operands[v] = Operand(dtype, _category(sizes))
             shapes[v] = sizes
@@ -357,7 +368,7 @@ def specialize(
         operand = _number_operand(spec)
         if operand is None:
             raise UnsupportedFusionError(
-                f"input {i} of type {spec} cannot be passed to a CPU kernel"
+                f"input {i} of type {spec} cannot be passed to a {device.upper()} kernel"
             )
         operands[v] = operand
         scalar_args.append((i, operand.dtype))  # type: ignore[arg-type]
@@ -372,9 +383,9 @@ def specialize(
             continue
         if len(node.outputs) != 1:
             raise UnsupportedFusionError(f"{node.kind} has {len(node.outputs)} outputs")
-        lowering = CPU_LOWERINGS.lookup(node)
+        lowering = lowerings.lookup(node)
         if lowering is None:
-            raise UnsupportedFusionError(f"{node.kind} has no CPU lowering")
+            raise UnsupportedFusionError(f"{node.kind} has no {device.upper()} lowering")
         if lowering.check is not None:
             reason = lowering.check(node)
             if reason is not None:

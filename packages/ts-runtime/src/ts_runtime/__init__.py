@@ -19,7 +19,7 @@ from typing import Any
 from ts_ir import Device as device
 from ts_schema import registry as _registry
 
-from . import autograd, fft, linalg, nn, ops, special
+from . import autograd, fft, linalg, nn, ops, optim, special
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .dtypes import (
     bfloat16,
@@ -139,6 +139,7 @@ __all__ = [
     "nn",
     "no_grad",
     "ops",
+    "optim",
     "set_default_dtype",
     "set_fuser",
     "set_grad_enabled",

@@ -14,8 +14,8 @@ profiling executor records the types it sees at such reads and guards them; here
 reads the attributes (one `operator.attrgetter` over all paths) and their properties join
 the plan's key, the way the inputs' do:
 
-- a tensor: its dtype, rank and (with grad mode on) requires_grad: the plan gives the read
-  that type;
+- a tensor: its dtype, rank, device and (with grad mode on) requires_grad: the plan gives
+  the read that type;
 - None, a bool, int, float or string, or a tuple of these (`training`, `eps`, `stride`):
   the value itself: the plan reads a constant, so constant propagation folds
   `if self.training:` and the shape rules see constant arguments.
@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from ts_ir import (
     BoolType,
     ClassType,
@@ -54,6 +55,7 @@ from ts_ir import (
     prim,
 )
 
+from .devices import storage_device
 from .dtypes import scalar_type_of_numpy
 from .tensor import Tensor
 
@@ -118,7 +120,12 @@ def value_key(value: Any, grad_enabled: bool) -> Any:
     if isinstance(value, Tensor):
         data = value._data
         ag = value._ag
-        return (data.dtype, data.ndim, grad_enabled and ag is not None and ag.requires_grad)
+        return (
+            data.dtype,
+            data.ndim,
+            grad_enabled and ag is not None and ag.requires_grad,
+            CPU if data.__class__ is np.ndarray else storage_device(data),
+        )
     if value is None:
         return None
     cls = type(value)
@@ -191,9 +198,11 @@ class AttributeGuard:
                 continue
             out = node.output()
             declared = out.type
-            if isinstance(k, tuple) and len(k) == 3 and hasattr(k[0], "kind"):
-                np_dtype, ndim, requires_grad = k
-                t = TensorType(scalar_type_of_numpy(np_dtype), CPU, requires_grad, (None,) * ndim)
+            if isinstance(k, tuple) and len(k) == 4 and hasattr(k[0], "kind"):
+                np_dtype, ndim, requires_grad, device = k
+                t = TensorType(
+                    scalar_type_of_numpy(np_dtype), device, requires_grad, (None,) * ndim
+                )
                 if t.is_subtype_of(declared):
                     out.set_type(t)
                     done.add(node)

@@ -2,10 +2,11 @@
 
 Each call computes an ArgumentSpec: for every tensor input (also inside
 tuples) its dtype, rank, requires_grad and device, whether an optional tensor
-is defined, the grad mode, and what the graph reads from its objects: the
-types of module parameters and the values of settings (`attribute_guard`).
-A spec seen before runs its cached plan;
-a new one compiles a plan:
+is defined, the grad mode, whether device dispatch is on (`devices.ACTIVE`:
+plans compiled before a device was first used run CPU kernels only), and what
+the graph reads from its objects: the types of module parameters and the
+values of settings (`attribute_guard`). A spec seen before runs its cached
+plan; a new one compiles a plan:
 
     copy the graph → give tensor inputs their specialized types
       → the optimization pipeline of ts-passes (required passes, constant
@@ -25,10 +26,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 from ts_ir import ClassType, Device, Graph, OptionalType, TensorType, TupleType, Type, prim
 
 from .attribute_guard import AttributeGuard
 from .autograd.grad_mode import GRAD_MODE
+from .devices import ACTIVE as DEVICES_ACTIVE
+from .devices import storage_device
 from .dtypes import scalar_type_of_numpy
 from .fusion import FUSER_OVERRIDE
 from .interpreter.code import Code
@@ -44,13 +48,19 @@ Optimizer = Callable[..., None]
 _UNDEFINED = "undefined"
 _OTHER = "other"
 _UNPREPARED = object()
+_ndarray = np.ndarray
 
 
 def _spec_of(value: Any, grad_enabled: bool) -> Any:
     if isinstance(value, Tensor):
         data = value._data
         ag = value._ag
-        return (data.dtype, data.ndim, grad_enabled and ag is not None and ag.requires_grad)
+        return (
+            data.dtype,
+            data.ndim,
+            grad_enabled and ag is not None and ag.requires_grad,
+            CPU if data.__class__ is _ndarray else storage_device(data),
+        )
     if value is None:
         return _UNDEFINED
     if type(value) is tuple:
@@ -61,17 +71,18 @@ def _spec_of(value: Any, grad_enabled: bool) -> Any:
 def _spec_without_grad(spec: Any) -> Any:
     """An input's spec as grad mode off would record it."""
     if _is_tensor_spec(spec):
-        return (spec[0], spec[1], False)
+        return (spec[0], spec[1], False, spec[3])
     if isinstance(spec, tuple):
         return tuple(_spec_without_grad(s) for s in spec)
     return spec
 
 
 def _is_tensor_spec(spec: Any) -> bool:
-    """Whether an input's spec is a tensor's `(dtype, rank, requires_grad)` (else a tuple's)."""
+    """Whether an input's spec is a tensor's `(dtype, rank, requires_grad, device)` (else a
+    tuple's)."""
     return (
         isinstance(spec, tuple)
-        and len(spec) == 3
+        and len(spec) == 4
         and not isinstance(spec[0], tuple)
         and hasattr(spec[0], "kind")
     )
@@ -79,14 +90,16 @@ def _is_tensor_spec(spec: Any) -> bool:
 
 def argument_spec(inputs: Sequence[Any]) -> tuple:
     """The key a plan is cached under: grad mode, the fuser chosen in code (`fuser(...)`;
-    `TS_JIT_FUSER` is read when a plan compiles), each input's tensor properties
-    (`requires_grad` only counts with grad mode on: under `no_grad` nothing is recorded),
-    and the attributes the graph reads (`attribute_guard`; the executor adds them)."""
+    `TS_JIT_FUSER` is read when a plan compiles), whether device dispatch is on, each
+    input's tensor properties (`requires_grad` only counts with grad mode on: under `no_grad`
+    nothing is recorded), and the attributes the graph reads (`attribute_guard`; the
+    executor adds them)."""
     override = FUSER_OVERRIDE
     enabled = GRAD_MODE.enabled
     return (
         enabled,
         override[-1] if override else None,
+        DEVICES_ACTIVE[0],
         tuple([_spec_of(v, enabled) for v in inputs]),
         (),
     )
@@ -94,8 +107,8 @@ def argument_spec(inputs: Sequence[Any]) -> tuple:
 
 def _specialize(declared: Type, spec: Any) -> Type:
     if _is_tensor_spec(spec):
-        np_dtype, ndim, requires_grad = spec
-        return TensorType(scalar_type_of_numpy(np_dtype), CPU, requires_grad, (None,) * ndim)
+        np_dtype, ndim, requires_grad, device = spec
+        return TensorType(scalar_type_of_numpy(np_dtype), device, requires_grad, (None,) * ndim)
     if (
         isinstance(spec, tuple)
         and isinstance(declared, TupleType)
@@ -114,11 +127,12 @@ def _specialize(declared: Type, spec: Any) -> Type:
 
 
 def describe_spec(spec: tuple) -> str:
-    grad, fuser, inputs = spec[:3]
+    grad, fuser, _, inputs = spec[:4]
 
     def one(s: Any) -> str:
-        if isinstance(s, tuple) and len(s) == 3 and hasattr(s[0], "kind"):
-            return f"{s[0]}[{s[1]}d{', grad' if s[2] else ''}]"
+        if _is_tensor_spec(s):
+            device = "" if s[3].type == "cpu" else f", {s[3]}"
+            return f"{s[0]}[{s[1]}d{', grad' if s[2] else ''}{device}]"
         if isinstance(s, tuple):
             return "(" + ", ".join(one(x) for x in s) + ")"
         return str(s)
@@ -191,6 +205,7 @@ class GraphExecutor:
         spec = (
             enabled,
             override[-1] if override else None,
+            DEVICES_ACTIVE[0],
             tuple([_spec_of(v, enabled) for v in inputs]),
             () if guard is None else guard.key(inputs, enabled),
         )
@@ -207,7 +222,7 @@ class GraphExecutor:
         spec = argument_spec(inputs)
         guard = self._guard if self._guard is not _UNPREPARED else self._prepare_guard()
         if guard is not None:
-            spec = (*spec[:3], guard.key(tuple(inputs), spec[0]))
+            spec = (*spec[:4], guard.key(tuple(inputs), spec[0]))
         return self._plans.get(spec) or self._compile(spec)
 
     def _prepare_guard(self) -> AttributeGuard | None:
@@ -245,13 +260,15 @@ class GraphExecutor:
             changes.append(f"grad mode {'on' if spec[0] else 'off'}")
         if previous[1] != spec[1]:
             changes.append(f"fuser {spec[1]}")
-        for i, (a, b) in enumerate(zip(previous[2], spec[2], strict=False)):
+        if previous[2] != spec[2]:
+            changes.append("a device came into use")
+        for i, (a, b) in enumerate(zip(previous[3], spec[3], strict=False)):
             # with grad mode switched, requires_grad flags differ as a consequence only
             if a != b and (
                 previous[0] == spec[0] or _spec_without_grad(a) != _spec_without_grad(b)
             ):
                 changes.append(f"input {i} changed")
-        if previous[3] != spec[3]:
+        if previous[4] != spec[4]:
             changes.append("attributes read changed")
         return "new argument spec: " + (", ".join(changes) or "different inputs")
 
@@ -270,7 +287,7 @@ class GraphExecutor:
         from ts_passes import progress
 
         reason = self._reason(spec)
-        grad_enabled, _, input_specs, attribute_specs = spec
+        grad_enabled, _, _, input_specs, attribute_specs = spec
         graph = (self._inlined or self.graph).copy()
         if len(input_specs) != len(graph.inputs):
             from .function import ArgumentCountError
@@ -334,7 +351,7 @@ def _may_create_grad(graph: Graph, specialized: set[Any] = frozenset()) -> bool:
 def _needs_grad(specs: Any) -> bool:
     for s in specs:
         if isinstance(s, tuple):
-            if len(s) == 3 and hasattr(s[0], "kind"):
+            if _is_tensor_spec(s):
                 if s[2]:
                     return True
             elif _needs_grad(s):

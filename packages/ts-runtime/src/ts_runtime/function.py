@@ -60,6 +60,19 @@ def parameters_of_schema(schema: Any) -> list[Parameter]:
     ]
 
 
+def _entering(value: Any) -> Any:
+    """A value as a program receives it from Python: lists and dicts are the program's own
+    copies (a Python list is converted to a new list, as in TorchScript, so a program's
+    `append` does not change the caller's list); tensors and other objects are shared."""
+    if isinstance(value, list):
+        return [_entering(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _entering(v) for k, v in value.items()}
+    if isinstance(value, tuple) and any(isinstance(v, (list, dict, tuple)) for v in value):
+        return tuple(_entering(v) for v in value)
+    return value
+
+
 class Function:
     """A named graph, callable with Python values through a specializing executor."""
 
@@ -130,7 +143,7 @@ class Function:
                     f"{self.name}() expected a value of type '{p.type.annotation_str()}' for argument "
                     f"'{p.name}' but instead found type '{describe(value)}'"
                 )
-            values.append(converted)
+            values.append(_entering(converted))
         unknown = set(kwargs) - {p.name for p in params}
         if unknown:
             raise ArgumentCountError(

@@ -1,8 +1,9 @@
 """Running `prim::FusionGroup` nodes, and the switch that turns fusion on and off.
 
 A fusion group's operation keeps, per specialization of its inputs (each
-tensor's dtype, sizes and strides, which also fix its contiguity; each
-scalar's type), what to call:
+tensor's dtype, sizes and strides, which also fix its contiguity, and the
+kind of its storage, which fixes its device; each scalar's type), what to
+call:
 
 - the kernel the fusion backend registered for the inputs' device
   (`ts_passes.backend_for`) compiled for that specialization (compiled once,
@@ -49,6 +50,7 @@ from ts_ir import (
     Type,
 )
 
+from .devices import DeviceArray
 from .dtypes import scalar_type_of_numpy
 from .interpreter.code import Code
 from .ops.dispatch import implement_factory
@@ -143,7 +145,7 @@ class FusionGroup:
         for a in args:
             if isinstance(a, Tensor):
                 d = a._data
-                parts += (d.dtype, d.shape, d.strides)
+                parts += (d.__class__, d.dtype, d.shape, d.strides)
             else:
                 parts.append(type(a))
         return tuple(parts)
@@ -209,7 +211,7 @@ def _input_specs(args: tuple[Any, ...]) -> tuple[list[Type], Device | None, str 
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
             d = a._data
-            if not isinstance(d, np.ndarray):
+            if not isinstance(d, (np.ndarray, DeviceArray)):
                 return specs, None, f"input {i} is not stored in a numpy array"
             try:
                 dtype = scalar_type_of_numpy(d.dtype)
@@ -249,7 +251,7 @@ def _make_run(group: FusionGroup) -> Callable[..., Any]:
     for i, is_tensor in enumerate(group.tensor_inputs):
         if is_tensor:
             lines.append(f"        d{i} = a{i}._data")
-            key_parts += [f"d{i}.dtype", f"d{i}.shape", f"d{i}.strides"]
+            key_parts += [f"d{i}.__class__", f"d{i}.dtype", f"d{i}.shape", f"d{i}.strides"]
         else:
             key_parts.append(f"type(a{i})")
     args = ", ".join(params)

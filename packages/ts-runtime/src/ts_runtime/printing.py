@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .devices import DeviceArray
 from .dtypes import bool_, dtype_of_numpy, float32, get_default_dtype, int64
 
 if TYPE_CHECKING:
@@ -87,6 +88,10 @@ def _format(a: np.ndarray, fmt: _Formatter, indent: int, summarize: bool) -> str
 
 def tensor_repr(t: Tensor) -> str:
     a = t._data
+    device = None
+    if isinstance(a, DeviceArray):
+        # printing copies to the host, as PyTorch's does
+        device, a = a.device, a.to_host()
     d = dtype_of_numpy(a.dtype)
     summarize = a.size > THRESHOLD
     prefix = "tensor("
@@ -96,6 +101,8 @@ def tensor_repr(t: Tensor) -> str:
         fmt = _Formatter(_summarize(a) if summarize else a.ravel())
         body = _format(a, fmt, len(prefix), summarize)
     suffixes = []
+    if device is not None:
+        suffixes.append(f"device='{device}'")
     if a.size == 0 and a.shape != (0,):
         suffixes.append(f"size={tuple(a.shape)}")
     implicit = d in (get_default_dtype(), int64, bool_) or (

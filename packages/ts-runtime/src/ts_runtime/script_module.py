@@ -17,12 +17,14 @@ are made on first use and cached on the instance).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from typing import Any
 
 from ts_ir import ClassType
 
 from .autograd import no_grad
+from .dtypes import float16, float32, float64
 from .tensor import Tensor
 
 _INTERNAL = frozenset({"_type", "_parameter_names", "_buffer_names", "_module_names"})
@@ -171,76 +173,81 @@ class ScriptModule:
             yield m
 
     def _named_slots(
-        self, names_attr: str, prefix: str, recurse: bool
+        self, names_attr: str, prefix: str, recurse: bool, remove_duplicate: bool = True
     ) -> Iterator[tuple[str, Tensor]]:
         modules = self.named_modules(prefix) if recurse else iter([(prefix, self)])
+        seen: set[int] = set()
         for module_prefix, m in modules:
             names = m.__dict__[names_attr]
             for name in m._type.attributes:
                 if name in names:
                     value = m.__dict__[name]
-                    if value is not None:
-                        yield (f"{module_prefix}.{name}" if module_prefix else name), value
+                    if value is None or (remove_duplicate and id(value) in seen):
+                        continue
+                    seen.add(id(value))
+                    yield (f"{module_prefix}.{name}" if module_prefix else name), value
 
     def named_parameters(
-        self, prefix: str = "", recurse: bool = True
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
     ) -> Iterator[tuple[str, Tensor]]:
-        return self._named_slots("_parameter_names", prefix, recurse)
+        """Parameters by dotted name, each module's before its submodules', shared ones once."""
+        return self._named_slots("_parameter_names", prefix, recurse, remove_duplicate)
 
     def parameters(self, recurse: bool = True) -> Iterator[Tensor]:
         for _, p in self.named_parameters(recurse=recurse):
             yield p
 
-    def named_buffers(self, prefix: str = "", recurse: bool = True) -> Iterator[tuple[str, Tensor]]:
-        return self._named_slots("_buffer_names", prefix, recurse)
+    def named_buffers(
+        self, prefix: str = "", recurse: bool = True, remove_duplicate: bool = True
+    ) -> Iterator[tuple[str, Tensor]]:
+        return self._named_slots("_buffer_names", prefix, recurse, remove_duplicate)
 
     def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
         for _, b in self.named_buffers(recurse=recurse):
             yield b
 
+    def _non_persistent(self) -> frozenset[str]:
+        """Buffers left out of the state dict (`register_buffer(..., persistent=False)`)."""
+        original = self.__dict__.get("_original")
+        return frozenset(getattr(original, "_non_persistent_buffers", ()))
+
+    def _state_slots(self) -> Iterator[tuple[str, Tensor]]:
+        """(slot name, tensor) of this module's own state-dict entries, in order."""
+        skip = self._non_persistent()
+        yield from self._named_slots("_parameter_names", "", recurse=False, remove_duplicate=False)
+        for name, value in self._named_slots("_buffer_names", "", False, remove_duplicate=False):
+            if name not in skip:
+                yield name, value
+
     def state_dict(self, prefix: str = "", keep_vars: bool = False) -> OrderedDict[str, Tensor]:
-        """Parameters then buffers of each module, submodules after, by dotted name."""
+        """Parameters then persistent buffers of each module, submodules after, by dotted name."""
         out: OrderedDict[str, Tensor] = OrderedDict()
-        self._save_to(out, prefix, keep_vars)
+        for module_prefix, m in self.named_modules():
+            pre = prefix + (module_prefix + "." if module_prefix else "")
+            for name, value in m._state_slots():
+                out[pre + name] = value if keep_vars else value.detach()
         return out
 
-    def _save_to(self, out: OrderedDict[str, Tensor], prefix: str, keep_vars: bool) -> None:
-        for names_attr in ("_parameter_names", "_buffer_names"):
-            for name, value in self._named_slots(names_attr, "", recurse=False):
-                out[prefix + name] = value if keep_vars else value.detach()
-        for name, child in self.named_children():
-            child._save_to(out, f"{prefix}{name}.", keep_vars)
-
     def load_state_dict(
-        self, state_dict: Mapping[str, Any], strict: bool = True
-    ) -> tuple[list[str], list[str]]:
-        """Copy tensors into the parameters and buffers; (missing keys, unexpected keys)."""
-        own = self.state_dict(keep_vars=True)
-        missing = [k for k in own if k not in state_dict]
-        unexpected = [k for k in state_dict if k not in own]
-        if strict and (missing or unexpected):
-            raise KeyError(
-                "error loading the state dict: "
-                + (f"missing keys {missing}" if missing else "")
-                + ("; " if missing and unexpected else "")
-                + (f"unexpected keys {unexpected}" if unexpected else "")
-            )
-        with no_grad():
-            for key, target in own.items():
-                if key not in state_dict:
-                    continue
-                source = state_dict[key]
-                if not isinstance(source, Tensor):
-                    raise TypeError(f"state dict entry '{key}' is not a tensor")
-                if tuple(source.shape) != tuple(target.shape):
-                    raise ValueError(
-                        f"size mismatch for '{key}': the module has {tuple(target.shape)}, the "
-                        f"state dict {tuple(source.shape)}"
-                    )
-                target._data[...] = source._data.astype(target._data.dtype, copy=False)
-        return missing, unexpected
+        self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False
+    ) -> Any:
+        """Copy `state_dict`'s tensors into the parameters and buffers of the same names, with
+        `nn.Module.load_state_dict`'s checks, errors and result (missing, unexpected keys)."""
+        from .nn.module import load_state
+
+        slots = []
+        for module_prefix, m in self.named_modules():
+            pre = module_prefix + "." if module_prefix else ""
+            for name, value in m._state_slots():
+                slots.append((pre + name, value, partial(_set_slot, m, name)))
+        return load_state(slots, state_dict, strict, assign, self._type.name)
+
+    # -- modes, gradients and conversions
 
     def train(self, mode: bool = True) -> ScriptModule:
+        """Set `training` on this module and every submodule: compiled code reads it."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
         for m in self.modules():
             if "training" in m._type.attributes:
                 m.__dict__["training"] = mode
@@ -253,5 +260,66 @@ class ScriptModule:
     def training_mode(self) -> bool:
         return bool(self.__dict__.get("training", True))
 
+    def requires_grad_(self, requires_grad: bool = True) -> ScriptModule:
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        for p in self.parameters():
+            if p.grad is None:
+                continue
+            if set_to_none:
+                p.grad = None
+            else:
+                p.grad._data[...] = 0
+
+    def _apply(self, fn: Callable[[Tensor], Tensor]) -> ScriptModule:
+        """Apply `fn` to every parameter (in place: the parameter keeps its identity, so the
+        eager module and lists holding it see the change), its gradient, and every buffer."""
+        with no_grad():
+            for m in self.modules():
+                for name in m._type.attributes:
+                    value = m.__dict__.get(name)
+                    if value is None:
+                        continue
+                    if name in m._parameter_names:
+                        new = fn(value)
+                        if new is not value:
+                            value.data = new
+                            if value.grad is not None:
+                                value.grad = fn(value.grad)
+                    elif name in m._buffer_names:
+                        m.__dict__[name] = fn(value)
+        return self
+
+    def to(self, *args: Any, **kwargs: Any) -> ScriptModule:
+        """Convert floating-point parameters and buffers to a dtype, as `nn.Module.to`."""
+        from .nn.module import conversion_dtype, floating_converter
+
+        dtype = conversion_dtype(args, kwargs)
+        if dtype is None:
+            return self
+        return self._apply(floating_converter(dtype))
+
+    def float(self) -> ScriptModule:
+        return self.to(float32)
+
+    def double(self) -> ScriptModule:
+        return self.to(float64)
+
+    def half(self) -> ScriptModule:
+        return self.to(float16)
+
+    def cpu(self) -> ScriptModule:
+        return self
+
+    def type(self, dst_type: Any) -> ScriptModule:
+        return self.to(dst_type)
+
     def __repr__(self) -> str:
         return f"<ScriptModule {self._type.qualified_name}>"
+
+
+def _set_slot(module: ScriptModule, name: str, value: Any) -> None:
+    module.__dict__[name] = value

@@ -18,8 +18,10 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from ts_ir import Device, TensorType, TorchScriptError
+from ts_ir import Device, TensorType
 
+from . import devices
+from .devices import DeviceArray, DeviceError
 from .dtypes import (
     bool_,
     complex64,
@@ -31,19 +33,9 @@ from .dtypes import (
     numpy_dtype,
     to_dtype,
 )
+from .errors import DimensionError, TensorError
 
 CPU = Device("cpu")
-
-
-class TensorError(TorchScriptError, RuntimeError):
-    """An operator was given arguments it cannot work with (shapes, dtypes, values).
-
-    It is a `RuntimeError` too, as PyTorch raises for the same mistakes.
-    """
-
-
-class DimensionError(TorchScriptError, IndexError):
-    """A dimension index is out of range (an `IndexError`, as in PyTorch)."""
 
 
 class Size(tuple):
@@ -156,6 +148,8 @@ class Tensor:
         return strides[normalize_dim(dim, self._data.ndim)]
 
     def storage_offset(self) -> int:
+        if isinstance(self._data, DeviceArray):
+            return self._data.storage_offset
         base = self._data
         while base.base is not None and isinstance(base.base, np.ndarray):
             base = base.base
@@ -163,6 +157,8 @@ class Tensor:
         return offset // self._data.itemsize
 
     def is_contiguous(self, memory_format: Any = None) -> bool:
+        if isinstance(self._data, DeviceArray):
+            return self._data.is_contiguous()
         return is_contiguous_array(self._data)
 
     @property
@@ -171,14 +167,16 @@ class Tensor:
 
     @property
     def device(self) -> Device:
-        return CPU
+        data = self._data
+        return CPU if data.__class__ is np.ndarray else devices.storage_device(data)
 
     @property
     def is_cuda(self) -> bool:
-        return False
+        return self.device.type == "cuda"
 
     def get_device(self) -> int:
-        return -1
+        d = self.device
+        return -1 if d.type == "cpu" else (d.index or 0)
 
     @property
     def layout(self) -> int:
@@ -194,6 +192,8 @@ class Tensor:
         return self._data.itemsize
 
     def data_ptr(self) -> int:
+        if isinstance(self._data, DeviceArray):
+            return self._data.data_ptr
         return self._data.__array_interface__["data"][0]
 
     @property
@@ -203,7 +203,7 @@ class Tensor:
     def type_for_ir(self) -> TensorType:
         """This tensor's complete IR type (dtype, device, sizes, strides, requires_grad)."""
         return TensorType(
-            self.dtype.scalar_type, CPU, self.requires_grad, self._data.shape, self.stride()
+            self.dtype.scalar_type, self.device, self.requires_grad, self._data.shape, self.stride()
         )
 
     # -- autograd state
@@ -234,6 +234,8 @@ class Tensor:
             raise TensorError(
                 "only tensors of floating point and complex dtype can require gradients"
             )
+        if requires_grad and isinstance(self._data, DeviceArray):
+            raise DeviceError(f"autograd is not implemented for tensors on {self.device}")
         if ag is None:
             if requires_grad:
                 self._ag = AutogradMeta(True)
@@ -332,9 +334,16 @@ class Tensor:
             raise TensorError(
                 "can't call numpy() on a tensor that requires grad; use tensor.detach().numpy()"
             )
+        if isinstance(self._data, DeviceArray):
+            raise DeviceError(
+                f"can't convert a tensor on {self.device} to numpy; copy it to the host "
+                "first with .cpu()"
+            )
         return self._data
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if isinstance(self._data, DeviceArray):
+            return self._data.__array__(dtype)  # refuses, saying how to copy to the host
         return self._data if dtype is None else self._data.astype(dtype)
 
     def __float__(self) -> float:
@@ -407,20 +416,20 @@ def _rebuild(arr: np.ndarray, requires_grad: bool) -> Tensor:
 _new = object.__new__
 
 
-def wrap(arr: np.ndarray) -> Tensor:
+def wrap(arr: np.ndarray | DeviceArray) -> Tensor:
     """A new tensor over `arr` (no copy). The hot path of every operator."""
     t = _new(Tensor)
-    t._data = arr
+    t._data = arr  # type: ignore[assignment]  # device storage (devices.DeviceArray) too
     t._version = None
     t._ag = None
     t._base = None
     return t
 
 
-def make_view(base: Tensor, arr: np.ndarray) -> Tensor:
+def make_view(base: Tensor, arr: np.ndarray | DeviceArray) -> Tensor:
     """A tensor over `arr`, a numpy view of `base`'s storage: shares its version counter."""
     t = _new(Tensor)
-    t._data = arr
+    t._data = arr  # type: ignore[assignment]  # device storage (devices.DeviceArray) too
     version = base._version
     if version is None:
         version = base._version = [0]
@@ -545,7 +554,14 @@ def tensor(
     hook = TENSOR_FROM_DATA_HOOK[0]
     if hook is not None:
         hook()
-    check_device(device)
+    target = None if device is None else devices.as_device(device)
+    if target is not None and target.type != "cpu":
+        if isinstance(data, Tensor):
+            return data.to(target, dtype, copy=True).requires_grad_(requires_grad)
+        t = wrap(devices.require(target).upload(as_array(data, dtype), target))
+        return t.requires_grad_(True) if requires_grad else t
+    if isinstance(data, Tensor) and isinstance(data._data, DeviceArray):
+        return data.to("cpu", dtype, copy=True).requires_grad_(requires_grad)
     t = wrap(as_array(data, dtype))
     if requires_grad:
         t.requires_grad_(True)
@@ -553,8 +569,13 @@ def tensor(
 
 
 def as_tensor(data: Any, dtype: int | None = None, device: Any = None) -> Tensor:
-    """`data` as a tensor, sharing memory where it already is one (or a numpy array) of that dtype."""
-    check_device(device)
+    """`data` as a tensor, sharing memory where it already is one (or a numpy array) of that
+    dtype (on that device)."""
+    target = None if device is None else devices.as_device(device)
+    if isinstance(data, Tensor) and (target is not None or isinstance(data._data, DeviceArray)):
+        return data.to(data.device if target is None else target, dtype)
+    if target is not None and target.type != "cpu":
+        return tensor(data, dtype=dtype, device=target)
     if isinstance(data, Tensor) and (dtype is None or data.dtype == dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or data.dtype == numpy_dtype(dtype)):
@@ -571,11 +592,10 @@ def from_numpy(arr: np.ndarray) -> Tensor:
 
 
 def check_device(device: Any) -> None:
-    if device is None:
-        return
-    d = device if isinstance(device, Device) else Device(str(device))
-    if d.type != "cpu":
-        raise TensorError(f"device {d} is not available: tensors of this runtime live on the cpu")
+    """For kernels that take a `device`: the CPU passes, another device raises (see
+    `devices.check_device`: it is not available, or the call did not reach its kernels)."""
+    if device is not None:
+        devices.check_device(device)
 
 
 def scalar_to_array(value: bool | int | float | complex, d: int) -> np.ndarray:

@@ -17,6 +17,7 @@ from ts_ir import TensorType
 from ts_schema import registry
 
 from . import dtypes as dt
+from .devices import as_device
 from .ops.dispatch import call
 from .tensor import Tensor
 
@@ -147,7 +148,8 @@ _CONVENIENCE: dict[str, Callable[..., Any]] = {
     "char": _to(dt.int8),
     "byte": _to(dt.uint8),
     "bool": _to(dt.bool_),
-    "cpu": lambda self, memory_format=None: self,
+    "cpu": lambda self, memory_format=None: call("aten::cpu", self),
+    "cuda": lambda self, device=None, non_blocking=False, memory_format=None: _cuda(self, device),
     "type_as": lambda self, other: call("aten::to", self, other.dtype),
     "view_as": lambda self, other: call("aten::view", self, list(other.shape)),
     "reshape_as": lambda self, other: call("aten::reshape", self, list(other.shape)),
@@ -181,6 +183,12 @@ def _new_tensor(like: Tensor, data: Any, dtype: Any, requires_grad: bool) -> Ten
     from .tensor import tensor
 
     return tensor(data, dtype=like.dtype if dtype is None else dtype, requires_grad=requires_grad)
+
+
+def _cuda(self: Tensor, device: Any) -> Tensor:
+    if device is None:
+        return call("aten::cuda", self)
+    return call("aten::to", self, as_device(device))
 
 
 def _transposed(self: Tensor) -> Tensor:

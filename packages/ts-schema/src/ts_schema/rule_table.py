@@ -105,6 +105,15 @@ class RuleTable(Generic[R]):
         yield from self._by_key
         yield from self._by_name
 
+    def overload_keys(self) -> Iterator[str]:
+        """The keys of rules registered for one overload (`aten::add.Tensor`, or `aten::relu`
+        registered by its full schema)."""
+        yield from self._by_key
+
+    def name_keys(self) -> Iterator[str]:
+        """The names of rules registered for every overload of a name (`aten::add`)."""
+        yield from self._by_name
+
     def __contains__(self, key: str) -> bool:
         return key in self._by_key or key in self._by_name
 

@@ -16,12 +16,14 @@ CUDA devices can be used.
 
 from __future__ import annotations
 
+from math import e, inf, nan, pi
 from typing import Any
 
 import ts_runtime as _runtime
 from ts_runtime.ops_namespace import ops
 
-from . import cuda, jit, nn
+from . import cuda, jit, nn, optim
+from .serialization import load, save
 
 __version__ = "0.1.0"
 
@@ -38,4 +40,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(dir(_runtime)))
 
 
-__all__ = ["cuda", "jit", "nn", "ops"]
+__all__ = ["cuda", "e", "inf", "jit", "load", "nan", "nn", "ops", "optim", "pi", "save"]

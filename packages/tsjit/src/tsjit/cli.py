@@ -5,6 +5,8 @@
     tsjit viz FILE.ir|FILE.py:NAME -o out.svg
                                     a picture of a graph with its blocks and subgraphs
     tsjit opt FILE.ir -p dce,cse    run passes on IR text (the same as `ts-opt`)
+    tsjit convert model.pt model.tsj
+                                    a TorchScript archive rewritten as a tsjit archive
     tsjit doctor                    what is installed: packages, fusion backends, kernel caches,
                                     threads, GPU
 
@@ -231,6 +233,29 @@ def cmd_viz(args: argparse.Namespace, term: Terminal) -> int:
     return 0
 
 
+def cmd_convert(args: argparse.Namespace, term: Terminal) -> int:
+    """Load an archive (TorchScript's `.pt`, or tsjit's own) and write it as a tsjit archive."""
+    import ts_serialize
+
+    source, target = Path(args.source), Path(args.target)
+    if not source.is_file():
+        raise CommandError(f"no such file: {source}")
+    if target.exists() and not args.force:
+        raise CommandError(f"{target} exists; pass --force to overwrite it")
+    wanted: dict[str, Any] = {name: None for name in ts_serialize.extra_file_names(source)}
+    program = ts_serialize.load(source, extra_files=wanted)
+    ts_serialize.save(program, target, extra_files=wanted)
+    kind = "module" if hasattr(program, "named_parameters") else type(program).__name__
+    params = sum(p.numel() for p in program.parameters()) if kind == "module" else 0
+    term.write(
+        f"wrote {target} ({target.stat().st_size:,} bytes): {kind} "
+        f"{getattr(getattr(program, '_type', None), 'qualified_name', '')}"
+        + (f", {params:,} parameters" if params else "")
+        + (f", extra files {', '.join(wanted)}" if wanted else "")
+    )
+    return 0
+
+
 def cmd_opt(argv: Sequence[str]) -> int:
     from ts_passes.cli import main as opt_main
 
@@ -290,6 +315,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, help="output file: .svg, .png, .pdf or .dot")
     p.add_argument("--example", help="optimize for these inputs first (see `tsjit script --help`)")
 
+    p = sub.add_parser("convert", help="rewrite a TorchScript .pt archive as a tsjit archive",
+                       description="Load SOURCE (a TorchScript archive written by torch.jit.save, or a tsjit "
+                       "archive) without running any of its code or pickles, and write it as a tsjit "
+                       "archive (docs/serialization.md), extra files included.")  # fmt: skip
+    p.add_argument("source", metavar="model.pt")
+    p.add_argument("target", metavar="model.tsj")
+    p.add_argument("--force", action="store_true", help="overwrite TARGET if it exists")
+
     sub.add_parser(
         "opt", help="run optimization passes on IR text (same as `ts-opt`)", add_help=False
     )
@@ -313,9 +346,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     term = Terminal(color=args.color)
-    handler = {"demo": cmd_demo, "script": cmd_script, "viz": cmd_viz, "doctor": cmd_doctor}[
-        args.command
-    ]
+    handler = {
+        "demo": cmd_demo,
+        "script": cmd_script,
+        "viz": cmd_viz,
+        "doctor": cmd_doctor,
+        "convert": cmd_convert,
+    }[args.command]
     try:
         return handler(args, term)
     except (CommandError, OSError) as exc:

@@ -1,4 +1,4 @@
-"""`tsjit.jit`: scripting and tracing, as `torch.jit`."""
+"""`tsjit.jit`: scripting, tracing, saving and loading, as `torch.jit`."""
 
 from __future__ import annotations
 
@@ -6,19 +6,28 @@ from ts_frontend import (
     CompilationUnit,
     Final,
     ScriptFunction,
+    ScriptModule,
     annotate,
     export,
     fork,
     ignore,
+    interface,
     is_scripting,
     is_tracing,
     script,
+    script_if_tracing,
+    script_method,
     trace,
     unused,
     wait,
 )
 from ts_frontend import TracerWarning as TracerWarning
-from ts_runtime import Future, ScriptModule, fuser, get_fuser, set_fuser
+from ts_runtime import Future, fuser, get_fuser, set_fuser
+
+from .serialization import jit_load as load
+from .serialization import jit_save as save
+
+_script_if_tracing = script_if_tracing  # the name published code imports
 
 __all__ = [
     "CompilationUnit",
@@ -32,9 +41,14 @@ __all__ = [
     "fuser",
     "get_fuser",
     "ignore",
+    "interface",
     "is_scripting",
     "is_tracing",
+    "load",
+    "save",
     "script",
+    "script_if_tracing",
+    "script_method",
     "set_fuser",
     "trace",
     "unused",

@@ -232,7 +232,7 @@ def randperm_rule(args: ShapeArgs) -> Type | None:
 
 def normal_rule(args: ShapeArgs) -> Type | None:
     """normal(mean, std): the broadcast of the tensor operands; of floats, a factory."""
-    tensors = args.tensors()
+    tensors = [t for t in (args.tensor("mean"), args.tensor("std")) if t is not None]
     if not tensors:
         return factory(ScalarType.Float)(args)
     dtypes = {t.scalar_type for t in tensors}

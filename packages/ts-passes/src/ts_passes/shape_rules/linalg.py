@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ts_ir import TensorType, Type
+from ts_ir import ScalarType, TensorType, Type
 
 from .core import (
     ShapeArgs,
@@ -125,11 +125,22 @@ def outer_rule(args: ShapeArgs) -> Type | None:
 
 
 def zero_dim_rule(args: ShapeArgs) -> Type | None:
-    """dot, vdot, trace: a zero-dim result of the operands' dtype."""
+    """dot, vdot: a zero-dim result of the operands' dtype."""
     ins = args.tensors()
     if not ins:
         return None
     return _product(args, (), *ins)
+
+
+def trace_rule(args: ShapeArgs) -> Type | None:
+    """trace: a zero-dim sum of the diagonal (integers summed in int64)."""
+    t = args.tensor(0)
+    if t is None:
+        return None
+    d = t.scalar_type
+    if d is not None and not (d.is_floating_point or d.is_complex):
+        d = ScalarType.Long
+    return make_tensor(d, t.device, (), [t], contiguous=True)
 
 
 def diag_rule(args: ShapeArgs) -> Type | None:
@@ -177,8 +188,8 @@ def _register() -> None:
     for name in ("mv", "addmv"):
         r(f"aten::{name}", mv_rule)
     r("aten::outer", outer_rule)
-    for name in ("dot", "trace"):
-        register_exact(f"aten::{name}", zero_dim_rule)
+    register_exact("aten::dot", zero_dim_rule)
+    register_exact("aten::trace", trace_rule)
     r("aten::diag", diag_rule)
     r("aten::einsum", einsum_rule)
 

@@ -31,6 +31,7 @@ from .core import (
     int_list_const,
     like_input,
     make_tensor,
+    promoted_dtype,
     shape_rules,
     size_list,
 )
@@ -248,13 +249,14 @@ def pointwise_loss_rule(args: ShapeArgs) -> Type | None:
     x, target = args.tensor(0), args.tensor(1)
     if x is None:
         return None
+    dtype = promoted_dtype([v for v in args.inputs[:2] if isinstance(v.type, TensorType)])
     reduction = int_const(args, "reduction")
     if reduction is None:
-        return make_tensor(x.scalar_type, x.device, None, [x])
+        return make_tensor(dtype, x.device, None, [x])
     if reduction != 0:
-        return make_tensor(x.scalar_type, x.device, (), [x])
+        return make_tensor(dtype, x.device, (), [x])
     both = [x] if target is None else [x, target]
-    return make_tensor(x.scalar_type, x.device, broadcast_shapes(both), [x], contiguous=True)
+    return make_tensor(dtype, x.device, broadcast_shapes(both), [x], contiguous=True)
 
 
 def class_loss_rule(args: ShapeArgs) -> Type | None:

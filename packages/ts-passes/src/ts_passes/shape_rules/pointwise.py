@@ -20,14 +20,14 @@ from .core import (
 
 
 def unary_same(args: ShapeArgs) -> Type | None:
-    t = args.tensor(0)
+    t = args.tensor("self") or args.tensor(0)
     if t is None:
         return None
     return make_tensor(t.scalar_type, t.device, complete_sizes(t) or t.dim(), [t])
 
 
 def unary_float(args: ShapeArgs) -> Type | None:
-    t = args.tensor(0)
+    t = args.tensor("self") or args.tensor(0)
     if t is None:
         return None
     return make_tensor(to_float(t.scalar_type), t.device, complete_sizes(t) or t.dim(), [t])
@@ -122,6 +122,22 @@ def clamp_rule(args: ShapeArgs) -> Type | None:
     return make_tensor(dtype, t.device, complete_sizes(t) or t.dim(), [t])
 
 
+def float_power_rule(args: ShapeArgs) -> Type | None:
+    """float_power computes in float64 (complex128 for complex operands)."""
+    ops = [v for v in args.inputs if isinstance(v.type, TensorType)]
+    complex_ = any(v.type.scalar_type is not None and v.type.scalar_type.is_complex for v in ops)
+    return pointwise_result(args, ops, ScalarType.ComplexDouble if complex_ else ScalarType.Double)
+
+
+def square_rule(args: ShapeArgs) -> Type | None:
+    """square is pow(x, 2): bools square to int64."""
+    t = args.tensor(0)
+    if t is None:
+        return None
+    dtype = ScalarType.Long if t.scalar_type is ScalarType.Bool else t.scalar_type
+    return make_tensor(dtype, t.device, complete_sizes(t) or t.dim(), [t])
+
+
 def type_as_rule(args: ShapeArgs) -> Type | None:
     t, other = args.tensor(0), args.tensor(1)
     if t is None or other is None:
@@ -131,25 +147,31 @@ def type_as_rule(args: ShapeArgs) -> Type | None:
 
 UNARY_SAME = (
     "abs", "neg", "relu", "relu6", "floor", "ceil", "round", "trunc", "sign", "clone",
-    "hardtanh", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "hardsigmoid",
-    "hardswish", "softplus", "hardshrink", "softshrink", "bitwise_not", "square", "positive",
-    "threshold", "frac", "fill", "zero", "copy", "alias",
+    "hardtanh", "leaky_relu", "elu", "selu", "celu", "gelu", "mish", "hardsigmoid",
+    "hardswish", "softplus", "hardshrink", "softshrink", "bitwise_not", "positive",
+    "threshold", "frac", "fill", "zero", "copy", "alias", "flip", "roll", "tril", "triu",
+    "detach", "cpu", "nan_to_num",
 )  # fmt: skip
 UNARY_FLOAT = (
     "sigmoid", "tanh", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
     "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
     "acosh", "atanh", "erf", "erfc", "erfinv", "reciprocal", "logit", "digamma",
     "lgamma", "sinc", "log_sigmoid", "angle", "i0", "special_i0", "special_i0e",
-    "special_i1", "special_i1e",
+    "special_i1", "special_i1e", "deg2rad", "rad2deg", "special_sinc", "special_entr",
+    "special_ndtr", "special_logit", "special_erfinv", "special_digamma", "special_psi",
+    "polygamma", "special_polygamma", "silu",
 )  # fmt: skip
 UNARY_BOOL = ("isnan", "isinf", "isfinite", "logical_not", "signbit", "isneginf", "isposinf")
 BINARY_PROMOTE = (
     "add", "sub", "mul", "rsub", "remainder", "fmod", "maximum", "minimum", "fmax",
     "fmin", "floor_divide", "bitwise_and", "bitwise_or", "bitwise_xor", "pow",
     "__and__", "__or__", "__xor__", "__lshift__", "__rshift__", "hypot", "copysign",
-    "xlogy", "heaviside",
+    "heaviside",
 )  # fmt: skip
-BINARY_FLOAT = ("atan2", "true_divide")
+BINARY_FLOAT = (
+    "atan2", "true_divide", "xlogy", "special_xlogy", "special_xlog1py", "logaddexp",
+    "logaddexp2",
+)  # fmt: skip
 COMPARE = (
     "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor",
     "isclose", "greater", "less", "greater_equal", "less_equal", "not_equal",
@@ -179,6 +201,8 @@ def _register() -> None:
     for name in ("lerp", "addcmul", "addcdiv"):
         r(f"aten::{name}", tensors_promote)
     r("aten::type_as", type_as_rule)
+    r("aten::square", square_rule)
+    r("aten::float_power", float_power_rule)
 
 
 _register()

@@ -68,6 +68,26 @@ def view_rule(args: ShapeArgs) -> Type | None:
     return view_of(t, sizes if None not in sizes else len(sizes), reshape=True)
 
 
+def view_dtype_rule(args: ShapeArgs) -> Type | None:
+    """view(dtype): the same bytes read as another dtype; the last dim scales by the ratio of
+    element sizes."""
+    t = args.tensor(0)
+    d = args.const("dtype")
+    if t is None:
+        return None
+    if not isinstance(d, int) or isinstance(d, bool):
+        return make_tensor(None, t.device, None, [t], contiguous=False)
+    new = ScalarType(d)
+    sizes: Any = t.dim()
+    if t.sizes is not None and t.scalar_type is not None:
+        old_size, new_size = t.scalar_type.itemsize, new.itemsize
+        if old_size == new_size:
+            sizes = t.sizes if None not in t.sizes else len(t.sizes)
+        elif t.sizes and t.sizes[-1] is not None and None not in t.sizes:
+            sizes = (*t.sizes[:-1], t.sizes[-1] * old_size // new_size)
+    return make_tensor(new, t.device, sizes, [t], contiguous=False)
+
+
 def view_as_rule(args: ShapeArgs) -> Type | None:
     """view_as, reshape_as: `other`'s sizes."""
     t, other = args.tensor(0), args.tensor(1)
@@ -473,8 +493,9 @@ def tensors_like_inputs_rule(args: ShapeArgs) -> Type | None:
 
 def _register() -> None:
     r = shape_rules.register
-    for name in ("view", "reshape", "_reshape_alias", "_unsafe_view"):
+    for name in ("view", "reshape", "_unsafe_view"):
         r(f"aten::{name}", view_rule)
+    r("aten::view.dtype", view_dtype_rule)
     for name in ("view_as", "reshape_as"):
         r(f"aten::{name}", view_as_rule)
     r("aten::expand_as", expand_as_rule)

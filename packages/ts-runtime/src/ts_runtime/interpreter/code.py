@@ -40,6 +40,7 @@ from ts_ir import (
     IRError,
     Node,
     NoneType,
+    OptionalType,
     StringType,
     Value,
     constant_value,
@@ -47,7 +48,8 @@ from ts_ir import (
 )
 from ts_schema import registry
 
-from ..ops.dispatch import ARRAY_KERNELS, INLINE, ArrayKernel
+from .. import devices
+from ..ops.dispatch import ARRAY_KERNELS, INLINE, ArrayKernel, device_aware
 from ..tensor import wrap
 from .liveness import Liveness, analyze
 
@@ -124,10 +126,15 @@ class Code:
         self._temp = itertools.count()
         self.is_async = any(n.kind == "aten::wait" for n in graph.all_nodes())
         self.liveness: Liveness = analyze(graph.block)
+        # With a device in use (or named by the graph: `x.cuda()`), operators dispatch on
+        # the device of their arguments (ops.dispatch.device_aware).
+        self.device_aware = devices.ACTIVE[0] or (_names_a_device(graph) and _try_devices())
         # Without autograd, nodes whose types allow it run on raw numpy arrays
         # (ops.dispatch.ARRAY_KERNELS); a value stays a raw array when every use is
         # such a node, and is made a Tensor where it is defined otherwise.
-        self._array_kernels: dict[int, ArrayKernel] = {} if grad_enabled else _array_kernels(graph)
+        self._array_kernels: dict[int, ArrayKernel] = (
+            {} if grad_enabled or self.device_aware else _array_kernels(graph)
+        )
         self._raw: set[Value] = _raw_values(graph, self._array_kernels)
         self._build()
 
@@ -363,6 +370,8 @@ class Code:
             raise CodeError(f"{op.key} cannot run: {exc}") from exc
         if not self.grad_enabled:
             impl = getattr(impl, "__wrapped__", impl)
+        if self.device_aware and op.factory is None:
+            impl = device_aware(op, impl)
         return f"{self._cell('op', impl)}({', '.join(args)})"
 
     def _if(self, node: Node, indent: int) -> None:
@@ -540,6 +549,31 @@ def _array_kernels(graph: Graph) -> dict[int, ArrayKernel]:
             if kernel is not None:
                 chosen[id(node)] = kernel
     return chosen
+
+
+def _names_a_device(graph: Graph) -> bool:
+    """Whether some node takes a device other than the CPU (`x.cuda()`, `zeros(..., device=d)`)."""
+    for node in graph.all_nodes():
+        if node.kind in _DEVICE_OPS:
+            return True
+        for v in node.inputs:
+            if isinstance(v.type, DeviceType) or (
+                isinstance(v.type, OptionalType) and isinstance(v.type.element, DeviceType)
+            ):
+                if v.node.kind is not prim.Constant:
+                    return True
+                value = constant_value(v)
+                if value is not None and devices.as_device(value).type != "cpu":
+                    return True
+    return False
+
+
+_DEVICE_OPS = frozenset({"aten::cuda"})
+
+
+def _try_devices() -> bool:
+    """Initialize the cuda device if one is available (a plan that names a device needs it)."""
+    return devices.is_available("cuda")
 
 
 def _raw_values(graph: Graph, kernels: dict[int, ArrayKernel]) -> set[Value]:

@@ -24,6 +24,7 @@ from ts_ir import (
     DictType,
     FloatType,
     FutureType,
+    InterfaceType,
     IntType,
     ListType,
     NoneType,
@@ -91,6 +92,9 @@ def matches(value: Any, t: Type) -> bool:
         return isinstance(value, tuple)
     if isinstance(t, AnyClassType):
         return isinstance(getattr(value, "_type", None), ClassType)
+    if isinstance(t, InterfaceType):  # an object whose class has the interface's methods
+        vt = getattr(value, "_type", None)
+        return isinstance(vt, ClassType) and t.is_implemented_by(vt)
     return False
 
 

@@ -10,7 +10,8 @@ the parameters and persistent buffers by dotted name.
 from __future__ import annotations
 
 from collections import OrderedDict, namedtuple
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import partial
 from typing import Any
 
 from ts_ir import TorchScriptError
@@ -307,67 +308,18 @@ class Module:
         With `strict`, a missing or unexpected key is a `StateDictError` that lists them all;
         a tensor whose shape differs from its parameter's is an error either way.
         """
-        if not isinstance(state_dict, Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        missing: list[str] = []
-        errors: list[str] = []
-        expected: set[str] = set()
-        with no_grad():
-            for prefix, module in self.named_modules():
-                pre = prefix + "." if prefix else ""
-                local = [(n, p) for n, p in module._parameters.items() if p is not None]
-                local += [
-                    (n, b)
-                    for n, b in module._buffers.items()
-                    if b is not None and n not in module._non_persistent_buffers
-                ]
-                for name, target in local:
-                    key = pre + name
-                    expected.add(key)
-                    if key not in state_dict:
-                        missing.append(key)
-                        continue
-                    value = state_dict[key]
-                    if not isinstance(value, Tensor):
-                        errors.append(
-                            f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like '
-                            f"object from checkpoint but received {type(value)}"
-                        )
-                        continue
-                    if tuple(value.shape) != tuple(target.shape):
-                        errors.append(
-                            f"size mismatch for {key}: copying a param with shape {_size(value)} from "
-                            f"checkpoint, the shape in current model is {_size(target)}."
-                        )
-                        continue
-                    if assign:
-                        replacement = (
-                            Parameter(value, target.requires_grad)
-                            if isinstance(target, Parameter)
-                            else value
-                        )
-                        setattr(module, name, replacement)
-                    else:
-                        target.copy_(value)
-        unexpected = [k for k in state_dict if k not in expected]
-        if strict:
-            if unexpected:
-                errors.insert(
-                    0,
-                    "Unexpected key(s) in state_dict: "
-                    + ", ".join(f'"{k}"' for k in unexpected)
-                    + ". ",
-                )
-            if missing:
-                errors.insert(
-                    0,
-                    "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ",
-                )
-        if errors:
-            raise StateDictError(
-                f"Error(s) in loading state_dict for {self._get_name()}:\n\t" + "\n\t".join(errors)
-            )
-        return IncompatibleKeys(missing, unexpected)
+        slots: list[tuple[str, Tensor, Callable[[Tensor], None]]] = []
+        for prefix, module in self.named_modules():
+            pre = prefix + "." if prefix else ""
+            local = [(n, p) for n, p in module._parameters.items() if p is not None]
+            local += [
+                (n, b)
+                for n, b in module._buffers.items()
+                if b is not None and n not in module._non_persistent_buffers
+            ]
+            for name, target in local:
+                slots.append((pre + name, target, partial(setattr, module, name)))
+        return load_state(slots, state_dict, strict, assign, self._get_name())
 
     # -- modes and conversions
 
@@ -421,32 +373,11 @@ class Module:
     def to(self, *args: Any, **kwargs: Any) -> Module:
         """Convert floating point parameters and buffers to a dtype; a device other than
         the cpu is an error. Accepts `to(dtype)`, `to(device)`, `to(device, dtype)`, `to(tensor)`."""
-        dtype = kwargs.pop("dtype", None)
-        device = kwargs.pop("device", None)
-        kwargs.pop("non_blocking", None)
-        if kwargs:
-            raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-        for a in args:
-            if isinstance(a, dtype_class):
-                dtype = a
-            elif isinstance(a, Tensor):
-                dtype = a.dtype
-            else:
-                device = a
-        check_device(device)
+        dtype = conversion_dtype(args, kwargs)
         if dtype is None:
             return self
-        if not (dtype.is_floating_point or dtype.is_complex):
-            raise TypeError(
-                f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}"
-            )
 
-        def convert(t: Tensor) -> Tensor:
-            if t.is_floating_point() or t.is_complex():
-                return t.to(dtype)
-            return t
-
-        return self._apply(convert)
+        return self._apply(floating_converter(dtype))
 
     def float(self) -> Module:
         return self.to(float32)
@@ -545,4 +476,113 @@ def _size(t: Tensor) -> str:
     return f"torch.Size({list(t.shape)})"
 
 
-__all__ = ["IncompatibleKeys", "Module", "StateDictError"]
+def conversion_dtype(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The dtype of a module's `to(...)` call (`to(dtype)`, `to(device)`, `to(device, dtype)`,
+    `to(tensor)`, or keywords), or None; a device other than the cpu is an error, and so is
+    a dtype that is not floating point or complex."""
+    kwargs = dict(kwargs)
+    dtype = kwargs.pop("dtype", None)
+    device = kwargs.pop("device", None)
+    kwargs.pop("non_blocking", None)
+    kwargs.pop("copy", None)
+    if kwargs:
+        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    for a in args:
+        if isinstance(a, dtype_class):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype = a.dtype
+        else:
+            device = a
+    check_device(device)
+    if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+        raise TypeError(
+            f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}"
+        )
+    return dtype
+
+
+def floating_converter(dtype: Any) -> Callable[[Tensor], Tensor]:
+    """`t.to(dtype)` for floating-point and complex tensors; other tensors as they are."""
+
+    def convert(t: Tensor) -> Tensor:
+        if t.is_floating_point() or t.is_complex():
+            return t.to(dtype)
+        return t
+
+    return convert
+
+
+def load_state(
+    slots: Iterable[tuple[str, Tensor, Callable[[Tensor], None]]],
+    state_dict: Mapping[str, Any],
+    strict: bool,
+    assign: bool,
+    owner: str,
+) -> IncompatibleKeys:
+    """Copy `state_dict`'s tensors into `slots` (key, target tensor, setter of a replacement).
+
+    With `strict`, a missing or unexpected key is a `StateDictError` that lists them all; a
+    tensor whose shape differs from its target's is an error either way. With `assign`, the
+    slot takes the given tensor (as a Parameter where the target is one) instead of a copy.
+    """
+    if not isinstance(state_dict, Mapping):
+        raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+    missing: list[str] = []
+    errors: list[str] = []
+    expected: set[str] = set()
+    with no_grad():
+        for key, target, replace in slots:
+            expected.add(key)
+            if key not in state_dict:
+                missing.append(key)
+                continue
+            value = state_dict[key]
+            if not isinstance(value, Tensor):
+                errors.append(
+                    f'While copying the parameter named "{key}", expected torch.Tensor or '
+                    f"Tensor-like object from checkpoint but received {type(value)}"
+                )
+                continue
+            if tuple(value.shape) != tuple(target.shape):
+                errors.append(
+                    f"size mismatch for {key}: copying a param with shape {_size(value)} from "
+                    f"checkpoint, the shape in current model is {_size(target)}."
+                )
+                continue
+            if assign:
+                replace(
+                    Parameter(value, target.requires_grad)
+                    if isinstance(target, Parameter)
+                    else value
+                )
+            else:
+                target.copy_(value)
+    unexpected = [k for k in state_dict if k not in expected]
+    if strict:
+        if unexpected:
+            errors.insert(
+                0,
+                "Unexpected key(s) in state_dict: "
+                + ", ".join(f'"{k}"' for k in unexpected)
+                + ". ",
+            )
+        if missing:
+            errors.insert(
+                0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". "
+            )
+    if errors:
+        raise StateDictError(
+            f"Error(s) in loading state_dict for {owner}:\n\t" + "\n\t".join(errors)
+        )
+    return IncompatibleKeys(missing, unexpected)
+
+
+__all__ = [
+    "IncompatibleKeys",
+    "Module",
+    "StateDictError",
+    "conversion_dtype",
+    "floating_converter",
+    "load_state",
+]

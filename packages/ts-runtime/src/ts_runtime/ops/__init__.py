@@ -5,32 +5,40 @@ One module per family of operators; `dispatch` holds the machinery
 """
 
 from . import (  # noqa: F401
+    aliases,
     array_kernels,
     attention,
     counting,
     creation,
     dicts,
     dispatch,
+    elementwise,
     indexing,
     joins,
     linalg,
     lists,
     losses,
     math_ops,
+    nn_composite,
     nn_functional,
+    norms,
     out_variants,
     pointwise,
     prims,
     random,
     reduction,
+    resampling,
     scalars,
+    scatter,
+    selection,
     shape,
     special,
     strings,
     ternary,
 )
 
-# last: every kernel above gets its `out=` overloads
+# last: the aliases take the kernels above, then every kernel gets its `out=` overloads
+aliases.register_all()
 out_variants.register_all()
 
 #: Eager functions whose Python signature differs from their operator's schema:

@@ -83,6 +83,13 @@ def array_of(x: Any, dt: np.dtype) -> ndarray:
     return np.asarray(x, dtype=dt)
 
 
+def check_floating(dt: np.dtype, kernel: str) -> None:
+    """Kernels PyTorch has for floating types only refuse others, naming the kernel:
+    `"silu_cpu" not implemented for 'Long'`."""
+    if dt.kind not in "fc":
+        raise TensorError(f"\"{kernel}\" not implemented for '{_torch_name(dt)}'")
+
+
 def check_inplace_cast(target: Tensor, dt: np.dtype, name: str) -> None:
     """In-place ops may not change their target's category (int tensor += float is an error)."""
     have = target._data.dtype
@@ -90,6 +97,84 @@ def check_inplace_cast(target: Tensor, dt: np.dtype, name: str) -> None:
         raise TensorError(
             f"result type {_torch_name(dt)} can't be cast to the desired output type {_torch_name(have)} ({name})"
         )
+
+
+def _non_overlapping_and_dense(a: ndarray) -> bool:
+    """Whether `a`'s elements fill its memory exactly once, in some order of its dims."""
+    flags = a.flags
+    if flags.c_contiguous or flags.f_contiguous:
+        return True
+    expected = a.itemsize
+    for stride, size in sorted(
+        (st, sz) for st, sz in zip(a.strides, a.shape, strict=True) if sz != 1
+    ):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _byte_bounds(a: ndarray) -> tuple[int, int]:
+    """The first byte of `a`'s elements and one past its last (strides may be negative)."""
+    lo = hi = a.__array_interface__["data"][0]
+    for stride, size in zip(a.strides, a.shape, strict=True):
+        if stride < 0:
+            lo += stride * (size - 1)
+        else:
+            hi += stride * (size - 1)
+    return lo, hi + a.itemsize
+
+
+_OVERLAP_MESSAGE = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
+
+
+def check_inplace_overlap(target: Tensor, args: Sequence[Any]) -> None:
+    """PyTorch's memory-overlap checks of an in-place op: the target may not write one memory
+    location twice (an expanded tensor), and may share memory with an operand only as the very
+    same view (`x.add_(x)`), never in part (`x.sub_(x.t())`, `x[1:].add_(x[:-1])`), whose
+    result would depend on the order elements are written in. Where the layouts make the
+    question hard (neither operand dense), PyTorch does not check, and neither does this."""
+    a = target._data
+    if a.size == 0:
+        return
+    dense = _non_overlapping_and_dense(a)
+    if not dense and any(st == 0 and sz > 1 for st, sz in zip(a.strides, a.shape, strict=True)):
+        raise TensorError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation."
+        )
+    if not dense:
+        return
+    lo, hi = _byte_bounds(a)
+    for arg in args:
+        if type(arg) is not Tensor or arg is target:
+            continue
+        b = arg._data
+        if b.size == 0 or not _non_overlapping_and_dense(b):
+            continue
+        b_lo, b_hi = _byte_bounds(b)
+        if b_lo == lo and b_hi == hi:
+            if b.strides != a.strides:
+                raise TensorError(_OVERLAP_MESSAGE)
+        elif b_lo < hi and lo < b_hi:
+            raise TensorError(_OVERLAP_MESSAGE)
+
+
+def write_inplace(target: Tensor, out: ndarray, name: str) -> None:
+    """Store an in-place op's result in its target, as PyTorch checks it: an in-place op
+    never broadcasts its target (`x.add_(y)` with `x` of shape [3] and `y` of [3, 3] is an
+    error, not a [3, 3] result) nor changes its dtype category."""
+    have = target._data
+    if out.shape != have.shape:
+        raise TensorError(
+            f"output with shape {list(have.shape)} doesn't match the broadcast shape "
+            f"{list(out.shape)} ({name})"
+        )
+    check_inplace_cast(target, out.dtype, name)
+    have[...] = out
 
 
 def _torch_name(dt: np.dtype) -> str:

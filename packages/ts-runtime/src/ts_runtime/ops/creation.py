@@ -274,6 +274,29 @@ def linspace(
     return result(out.astype(dt))
 
 
+@implements(
+    "aten::logspace",
+    "aten::logspace.Tensor_Tensor",
+    "aten::logspace.Tensor_Scalar",
+    "aten::logspace.Scalar_Tensor",
+)
+def logspace(
+    start: Any,
+    end: Any,
+    steps: int,
+    base: float = 10.0,
+    dtype: int | None = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: Any = None,
+) -> Tensor:
+    """base ** linspace(start, end, steps), computed in floating point, then in `dtype`."""
+    check_device(device)
+    dt = _dtype(dtype)
+    exponents = linspace(start, end, steps, 7).numpy()  # float64
+    return result(np.power(float(base), exponents).astype(dt))
+
+
 @implements("aten::eye")
 def eye(
     n: int, dtype: int | None = None, layout: Any = None, device: Any = None, pin_memory: Any = None

@@ -56,7 +56,10 @@ from ..autograd.graph import (
     set_history,
     view_geometry,
 )
+from ..devices import ACTIVE as DEVICES_ACTIVE
+from ..devices import DeviceArray, DeviceError, DeviceNotDispatchedError, as_device, provider_for
 from ..tensor import AutogradMeta, Size, Tensor, TensorError, bump_version, wrap
+from .common import check_inplace_overlap, write_inplace
 
 DERIVATIVES: RuleTable = RuleTable("derivative", default=None)
 
@@ -244,17 +247,21 @@ def implement_factory(*keys: str) -> Callable[[Callable[..., Any]], Callable[...
 
 
 def derivative(
-    *keys: str, saves: Sequence[str] | None = None
+    *keys: str, saves: Sequence[str] | None = None, not_differentiable: Sequence[str] = ()
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a gradient formula for the operators `keys`.
 
     `saves` names the arguments (or "result") the formula reads; they are
     checked for in-place modification before the formula runs. By default
-    every tensor argument is checked.
+    every tensor argument is checked. `not_differentiable` names tensor
+    arguments that get no gradient by definition, as PyTorch declares them
+    (batch norm's running statistics, a loss's class weights), though the
+    result depends on them.
     """
 
     def decorate(formula: Callable[..., Any]) -> Callable[..., Any]:
         formula.saves = None if saves is None else tuple(saves)  # type: ignore[attr-defined]
+        formula.not_differentiable = frozenset(not_differentiable)  # type: ignore[attr-defined]
         for key in keys:
             DERIVATIVES.register(key, formula)
         return formula
@@ -347,6 +354,7 @@ def _record_inplace(info: _OpInfo, args: tuple[Any, ...]) -> Any:
         raise TensorError(
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
+    check_inplace_overlap(target, args)
     functional = info.functional
     if functional is None:
         functional = info.functional = _functional_of(info.op)
@@ -360,9 +368,9 @@ def _record_inplace(info: _OpInfo, args: tuple[Any, ...]) -> Any:
     if base is not None and (
         out_ag is not None or (base._ag is not None and base._ag.requires_grad)
     ):
-        _rebase_view(base, target, out, None if out_ag is None else out_ag.grad_fn)
+        _rebase_view(base, target, out, None if out_ag is None else out_ag.grad_fn, info.op.key)
         return target
-    target._data[...] = out._data
+    write_inplace(target, out._data, info.op.key)
     bump_version(target)
     if out_ag is not None:
         set_history(target, out_ag.grad_fn, out_ag.output_nr)
@@ -382,7 +390,7 @@ def _is_grad_leaf(t: Tensor) -> bool:
     return ag is not None and ag.requires_grad and ag.grad_fn is None
 
 
-def _rebase_view(base: Tensor, view: Tensor, out: Tensor, fn: Any) -> None:
+def _rebase_view(base: Tensor, view: Tensor, out: Tensor, fn: Any, name: str) -> None:
     if _is_grad_leaf(base):
         raise TensorError(
             "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -394,7 +402,7 @@ def _rebase_view(base: Tensor, view: Tensor, out: Tensor, fn: Any) -> None:
         )
     geometry = view_geometry(view, base)
     base_edge = edge_of(base)
-    view._data[...] = out._data
+    write_inplace(view, out._data, name)
     bump_version(view)
     copy_slices = CopySlices(base, base_edge, fn, geometry)
     set_history(base, copy_slices, 0)
@@ -729,7 +737,108 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
     hook = TRACE_HOOK[0]
     if hook is not None:
         return hook(binding, args, kwargs)
-    return binding.impl(*binding.bind(args, kwargs))
+    bound = binding.bind(args, kwargs)
+    if DEVICES_ACTIVE[0]:
+        return device_dispatch(binding.op, binding.impl, bound)
+    try:
+        return binding.impl(*bound)
+    except DeviceNotDispatchedError:
+        # the call asked for a device that initialized just now: dispatch it there
+        if not DEVICES_ACTIVE[0]:
+            raise
+        return device_dispatch(binding.op, binding.impl, bound)
+
+
+# ---------------------------------------------------------------------------
+# Device dispatch
+
+
+#: Operators whose target device is in their name (`x.cuda()`).
+_NAMED_DEVICES = {"aten::cuda": Device("cuda")}
+
+
+class _DevicePlan:
+    """Where an operator's arguments can name a device: tensors, lists of tensors, devices."""
+
+    __slots__ = ("devices", "lists", "named", "tensors")
+
+    def __init__(self, op: Operator) -> None:
+        self.named = _NAMED_DEVICES.get(op.key)
+        self.tensors: list[int] = []
+        self.lists: list[int] = []
+        self.devices: list[int] = []
+        for i, arg in enumerate(op.schema.arguments):
+            kind = _tensor_kind(arg.type)
+            if kind in ("tensor", "optional"):
+                self.tensors.append(i)
+            elif kind == "list":
+                self.lists.append(i)
+            else:
+                t = arg.type.element if isinstance(arg.type, OptionalType) else arg.type
+                if isinstance(t, DeviceType):
+                    self.devices.append(i)
+
+    def device(self, args: Sequence[Any]) -> Any:
+        """The first device other than the CPU among the arguments, or None."""
+        if self.named is not None:
+            return self.named
+        n = len(args)
+        for i in self.tensors:
+            if i < n:
+                a = args[i]
+                if a.__class__ is Tensor and isinstance(a._data, DeviceArray):
+                    return a._data.device
+        for i in self.lists:
+            if i < n and args[i] is not None:
+                for a in args[i]:
+                    if a.__class__ is Tensor and isinstance(a._data, DeviceArray):
+                        return a._data.device
+        for i in self.devices:
+            if i < n and args[i] is not None:
+                d = as_device(args[i])
+                if d.type != "cpu":
+                    return d
+        return None
+
+
+_DEVICE_PLANS: dict[str, _DevicePlan | None] = {}
+
+
+def _device_plan(op: Operator) -> _DevicePlan | None:
+    plan = _DEVICE_PLANS.get(op.key, False)
+    if plan is False:
+        plan = None if op.schema.is_vararg else _DevicePlan(op)
+        if plan is not None and not (plan.tensors or plan.lists or plan.devices):
+            plan = None
+        _DEVICE_PLANS[op.key] = plan
+    return plan  # type: ignore[return-value]
+
+
+def device_dispatch(op: Operator, impl: Callable[..., Any], args: Sequence[Any]) -> Any:
+    """Call `op` on `args`: its CPU implementation `impl`, or the kernel of the device its
+    arguments are on (a tensor's storage, or a `device` argument). An operator the device has
+    no kernel for is a `DeviceError` naming both."""
+    plan = _device_plan(op)
+    device = None if plan is None else plan.device(args)
+    if device is None:
+        return impl(*args)
+    provider = provider_for(device.type)
+    kernel = None if provider is None else provider.kernel_for(op)
+    if kernel is None:
+        raise DeviceError(f"{op.key} has no kernel for tensors on {device.type}")
+    return kernel(*args)
+
+
+def device_aware(op: Operator, impl: Callable[..., Any]) -> Callable[..., Any]:
+    """`impl` behind device dispatch (what plans compiled with a device in use call); `impl`
+    itself for operators that take no tensors and no device."""
+    if _device_plan(op) is None:
+        return impl
+
+    def dispatching(*args: Any) -> Any:
+        return device_dispatch(op, impl, args)
+
+    return dispatching
 
 
 def eager_function(name: str, python_name: str | None = None) -> Callable[..., Any]:

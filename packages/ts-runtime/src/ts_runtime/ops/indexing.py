@@ -17,12 +17,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from ts_schema import registry
 
 from ..autograd.grad_mode import GRAD_MODE
+from ..devices import DeviceArray
 from ..dtypes import dtype_of_numpy
 from ..tensor import DimensionError, Tensor, TensorError, bump_version, normalize_dim, tensor, wrap
-from .common import result, sum_to_shape
-from .dispatch import derivative, implements
+from .common import check_inplace_overlap, result, sum_to_shape
+from .dispatch import call, derivative, device_dispatch, implements
 from .shape import impl, lazy_impl, scalar_in, shape_str, zeros_of
 
 ndarray = np.ndarray
@@ -133,6 +135,8 @@ def _index_list(tensors: list[tuple[int, Tensor]]) -> list[Tensor | None]:
 
 def getitem(self: Tensor, index: Any) -> Tensor:
     """`self[index]` with PyTorch's semantics, through recorded operators."""
+    if self._data.__class__ is not ndarray and isinstance(self._data, DeviceArray):
+        return _device_getitem(self, index)
     if type(index) is int:
         return _select(self, 0, index)
     steps = _parse(self, index)
@@ -154,6 +158,9 @@ def _value_tensor(value: Any, like: Tensor) -> Tensor:
 
 def setitem(self: Tensor, index: Any, value: Any) -> None:
     """`self[index] = value`: written in place, through views of `self`."""
+    if self._data.__class__ is not ndarray and isinstance(self._data, DeviceArray):
+        _device_setitem(self, index, value)
+        return
     steps = _parse(self, index)
     v = _value_tensor(value, self)
     if GRAD_MODE.enabled and (self._ag is not None or v._ag is not None):
@@ -167,6 +174,7 @@ def setitem(self: Tensor, index: Any, value: Any) -> None:
         view._data[...] = value
     else:
         _check_broadcast(v._data.shape, view._data.shape)
+        check_inplace_overlap(view, (v,))
         view._data[...] = v._data
     bump_version(self)
 
@@ -196,6 +204,32 @@ def _setitem_recorded(self: Tensor, steps: list[tuple[str, Any]], value: Tensor)
         else:
             new = _squeeze_dim(new, dim)
     _copy_(self, new, False)
+
+
+def _dispatched(key: str) -> Any:
+    def op(*args: Any) -> Any:
+        operator = registry.get(key)
+        return device_dispatch(operator, operator.impl, args)  # type: ignore[arg-type]
+
+    return op
+
+
+def _device_getitem(self: Tensor, index: Any) -> Tensor:
+    """`self[index]` of a tensor on a device: the same steps, each through device dispatch."""
+    view, _chain, tensors = _apply_basic(self, _parse(self, index), _DISPATCHED)
+    if tensors:
+        return call("aten::index", view, _index_list(tensors))
+    return call("aten::alias", self) if view is self else view
+
+
+def _device_setitem(self: Tensor, index: Any, value: Any) -> None:
+    view, _chain, tensors = _apply_basic(self, _parse(self, index), _DISPATCHED)
+    if tensors:
+        call("aten::index_put_", view, _index_list(tensors), _value_tensor(value, self))
+    elif isinstance(value, (bool, int, float)):
+        call("aten::fill_", view, value)
+    else:
+        call("aten::copy_", view, _value_tensor(value, self))
 
 
 def _args(op: str, args: Any) -> tuple[Any, ...]:
@@ -676,6 +710,7 @@ def take_along_dim(self: Tensor, indices: Tensor, dim: int | None = None) -> Ten
 def copy_(self: Tensor, src: Tensor, non_blocking: bool = False) -> Tensor:
     s = src._data
     _check_broadcast(s.shape, self._data.shape)
+    check_inplace_overlap(self, (src,))
     self._data[...] = s
     bump_version(self)
     return self
@@ -874,6 +909,7 @@ _VIEW_OPS = {
 }
 _RECORDED = _ops(_VIEW_OPS, plain=False)
 _KERNELS = _ops(_VIEW_OPS, plain=True)
+_DISPATCHED = {name: _dispatched(key) for name, key in _VIEW_OPS.items()}
 _select = _RECORDED["select"]
 _alias = impl("aten::alias")
 _index = impl("aten::index.Tensor")

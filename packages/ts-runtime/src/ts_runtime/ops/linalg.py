@@ -480,6 +480,24 @@ def _d_diag(grad, self, diagonal=0, *, result):
     return (_diagonal_scatter(zeros, grad, diagonal, 0, 1),)
 
 
+def _on_diagonal(g: Tensor, distinct: str, s: str, sizes: dict[str, int], equation: str) -> Tensor:
+    """`g` (over the distinct letters of `s`) placed on the diagonals `s` names: each repeat
+    of a letter becomes a fresh letter tied to the first by an identity matrix."""
+    fresh = [c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in equation]
+    seen: set[str] = set()
+    renamed, ties, eyes = [], [], []
+    for c in s:
+        if c in seen:
+            n = fresh.pop()
+            renamed.append(n)
+            ties.append(c + n)
+            eyes.append(wrap(np.eye(sizes[c], dtype=g._data.dtype)))
+        else:
+            seen.add(c)
+            renamed.append(c)
+    return _einsum(",".join([distinct, *ties]) + "->" + "".join(renamed), [g, *eyes], None)
+
+
 @derivative("aten::einsum")
 def _d_einsum(grad, equation, tensors, path=None, *, result):
     subs, out = _einsum_parts(equation, [t._data.ndim for t in tensors])
@@ -493,23 +511,24 @@ def _d_einsum(grad, equation, tensors, path=None, *, result):
         if t._data.dtype.kind not in "fc":
             grads.append(None)
             continue
-        if len(set(s)) != len(s):
-            raise TensorError(
-                "the derivative of einsum with a repeated subscript in an operand is not implemented"
-            )
+        # a repeated letter ("ii") takes the diagonal: differentiate with respect to the
+        # distinct letters, then put the result back on the diagonal
+        distinct = "".join(dict.fromkeys(s))
         others = [(subs[j], tensors[j]) for j in range(len(tensors)) if j != i]
         available = set(out).union(*(set(o) for o, _ in others))
-        target = "".join(c for c in s if c in available)
+        target = "".join(c for c in distinct if c in available)
         operands = [grad] + [
             o.expand([sizes[c] for c in os]) if o._data.shape != tuple(sizes[c] for c in os) else o
             for os, o in others
         ]
         eq = ",".join([out] + [os for os, _ in others]) + "->" + target
         g = _einsum(eq, operands, None)
-        if target != s:
+        if target != distinct:
             # letters summed away in this operand alone: the gradient is constant along them
-            shape = [sizes[c] if c in target else 1 for c in s]
-            g = g.reshape(shape).expand([sizes[c] for c in s])
+            shape = [sizes[c] if c in target else 1 for c in distinct]
+            g = g.reshape(shape).expand([sizes[c] for c in distinct])
+        if distinct != s:
+            g = _on_diagonal(g, distinct, s, sizes, equation)
         grads.append(sum_to_shape(g, t._data.shape))
     return None, grads
 

@@ -15,7 +15,7 @@ import numpy as np
 from ts_schema import registry
 
 from ..tensor import DimensionError, Tensor, TensorError, wrap
-from .common import floating, grad_like, operand, promote, result, sum_to_shape
+from .common import check_floating, floating, grad_like, operand, promote, result, sum_to_shape
 from .dispatch import derivative, implements
 from .nn_functional import softplus_array
 from .shape import impl, lazy_impl, shape_str
@@ -42,8 +42,11 @@ def _reduce(loss: ndarray, reduction: int) -> Tensor:
     raise TensorError(f"{reduction} is not a valid value for reduction")
 
 
-def _pair(self: Tensor, target: Tensor) -> tuple[ndarray, ndarray]:
-    dt = floating(promote(self, target))
+def _pair(self: Tensor, target: Tensor, kernel: str | None = None) -> tuple[ndarray, ndarray]:
+    dt = promote(self, target)
+    if kernel is not None:
+        check_floating(dt, kernel)
+    dt = floating(dt)
     a, b = operand(self, dt), operand(target, dt)
     try:
         np.broadcast_shapes(a.shape, b.shape)
@@ -57,14 +60,14 @@ def _pair(self: Tensor, target: Tensor) -> tuple[ndarray, ndarray]:
 
 @implements("aten::mse_loss")
 def mse_loss(self: Tensor, target: Tensor, reduction: int = MEAN) -> Tensor:
-    a, b = _pair(self, target)
+    a, b = _pair(self, target, "mse_cpu")
     d = a - b
     return _reduce(d * d, reduction)
 
 
 @implements("aten::l1_loss")
 def l1_loss(self: Tensor, target: Tensor, reduction: int = MEAN) -> Tensor:
-    a, b = _pair(self, target)
+    a, b = _pair(self, target, "l1_loss")
     return _reduce(np.abs(a - b), reduction)
 
 
@@ -74,7 +77,7 @@ def smooth_l1_loss(
 ) -> Tensor:
     if beta < 0:
         raise TensorError("smooth_l1_loss does not support negative values for beta.")
-    a, b = _pair(self, target)
+    a, b = _pair(self, target, "smooth_l1_cpu")
     d = np.abs(a - b)
     if beta == 0:
         return _reduce(d, reduction)
@@ -87,7 +90,7 @@ def smooth_l1_loss(
 def huber_loss(self: Tensor, target: Tensor, reduction: int = MEAN, delta: float = 1.0) -> Tensor:
     if delta <= 0:
         raise TensorError("huber_loss does not support non-positive values for delta.")
-    a, b = _pair(self, target)
+    a, b = _pair(self, target, "huber_cpu")
     d = np.abs(a - b)
     return _reduce(
         np.where(d <= delta, 0.5 * d * d, delta * (d - 0.5 * delta)).astype(d.dtype), reduction
@@ -285,6 +288,8 @@ def cross_entropy_loss(
 
 @implements("aten::kl_div", autograd=False)
 def kl_div(self: Tensor, target: Tensor, reduction: int = MEAN, log_target: bool = False) -> Tensor:
+    if self._data.dtype.kind not in "fc" or target._data.dtype.kind not in "fc":
+        raise TensorError("kl_div: Integral inputs not supported.")
     _pair(self, target)
     if log_target:
         loss = _mul(_exp(target), _sub(target, self, 1))
@@ -342,7 +347,11 @@ def _d_huber_loss(grad, self, target, reduction=MEAN, delta=1.0, *, result):
     return _loss_grads(grad, self, target, reduction, inside * d + (1 - inside) * d.sign() * delta)
 
 
-@derivative("aten::binary_cross_entropy", saves=("self", "target", "weight"))
+@derivative(
+    "aten::binary_cross_entropy",
+    saves=("self", "target", "weight"),
+    not_differentiable=("weight",),
+)
 def _d_bce(grad, self, target, weight=None, reduction=MEAN, *, result):
     n = max(self._data.size, 1)
     g = _scale(grad, reduction, n)
@@ -358,7 +367,9 @@ def _d_bce(grad, self, target, weight=None, reduction=MEAN, *, result):
 
 
 @derivative(
-    "aten::binary_cross_entropy_with_logits", saves=("self", "target", "weight", "pos_weight")
+    "aten::binary_cross_entropy_with_logits",
+    saves=("self", "target", "weight", "pos_weight"),
+    not_differentiable=("weight", "pos_weight"),
 )
 def _d_bce_logits(grad, self, target, weight=None, pos_weight=None, reduction=MEAN, *, result):
     n = max(self._data.size, 1)
@@ -385,6 +396,7 @@ def _d_bce_logits(grad, self, target, weight=None, pos_weight=None, reduction=ME
     "aten::nll_loss_nd",
     *_existing("aten::nll_loss2d"),
     saves=("target", "weight"),
+    not_differentiable=("weight",),
 )
 def _d_nll_loss(grad, self, target, weight=None, reduction=MEAN, ignore_index=-100, *, result):
     _, wt, safe, class_dim = _nll_parts(self, target, weight, ignore_index)

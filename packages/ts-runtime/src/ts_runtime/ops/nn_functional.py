@@ -17,7 +17,7 @@ import numpy as np
 from ts_schema import registry
 
 from ..tensor import DimensionError, Tensor, TensorError, bump_version, normalize_dim, wrap
-from .common import floating, result, sum_to_shape
+from .common import check_floating, floating, result, sum_to_shape
 from .dispatch import derivative, implements
 from .random import generator
 from .reduction import mean_array
@@ -295,24 +295,27 @@ def one_hot(self: Tensor, num_classes: int = -1) -> Tensor:
 # Activations
 
 
-def _float_input(x: ndarray) -> ndarray:
-    return x if x.dtype.kind in "fc" else x.astype(floating(x.dtype))
+def _float_input(x: ndarray, kernel: str) -> ndarray:
+    check_floating(x.dtype, kernel)
+    return x
 
 
 @implements("aten::relu6")
 def relu6(self: Tensor) -> Tensor:
+    if self._data.dtype.kind == "b":
+        raise TensorError("Bool inputs not supported for hardtanh")
     return result(np.clip(self._data, 0, 6))
 
 
 @implements("aten::hardswish")
 def hardswish(self: Tensor) -> Tensor:
-    x = _float_input(self._data)
+    x = _float_input(self._data, "hardswish_cpu")
     return result((x * np.clip(x + 3, 0, 6) / 6).astype(x.dtype, copy=False))
 
 
 @implements("aten::hardsigmoid")
 def hardsigmoid(self: Tensor) -> Tensor:
-    x = _float_input(self._data)
+    x = _float_input(self._data, "hardsigmoid_cpu")
     return result((np.clip(x + 3, 0, 6) / 6).astype(x.dtype, copy=False))
 
 
@@ -323,13 +326,13 @@ def softplus_array(x: ndarray) -> ndarray:
 
 @implements("aten::mish")
 def mish(self: Tensor) -> Tensor:
-    x = _float_input(self._data)
+    x = _float_input(self._data, "mish_cpu")
     return result((x * np.tanh(softplus_array(x))).astype(x.dtype, copy=False))
 
 
 @implements("aten::log_sigmoid")
 def log_sigmoid(self: Tensor) -> Tensor:
-    x = _float_input(self._data)
+    x = _float_input(self._data, "log_sigmoid_forward")
     return result((-softplus_array(-x)).astype(x.dtype, copy=False))
 
 
@@ -339,7 +342,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 @implements("aten::selu")
 def selu(self: Tensor) -> Tensor:
-    x = _float_input(self._data)
+    x = _float_input(self._data, "elu_cpu")
     return result(
         (_SELU_SCALE * np.where(x > 0, x, _SELU_ALPHA * np.expm1(x))).astype(x.dtype, copy=False)
     )
@@ -347,7 +350,7 @@ def selu(self: Tensor) -> Tensor:
 
 @implements("aten::celu")
 def celu(self: Tensor, alpha: Any = 1.0) -> Tensor:
-    x = _float_input(self._data)
+    x = _float_input(self._data, "elu_cpu")
     return result(np.where(x > 0, x, alpha * np.expm1(x / alpha)).astype(x.dtype, copy=False))
 
 
@@ -815,7 +818,11 @@ def _d_layer_norm(
     return g_input, None, g_weight, g_bias
 
 
-@derivative("aten::batch_norm", saves=("input", "weight"))
+@derivative(
+    "aten::batch_norm",
+    saves=("input", "weight"),
+    not_differentiable=("running_mean", "running_var"),
+)
 def _d_batch_norm(
     grad,
     input,

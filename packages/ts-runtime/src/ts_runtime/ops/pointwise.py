@@ -16,7 +16,17 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor, TensorError, bump_version, wrap
-from .common import array_of, check_inplace_cast, floating, operand, promote, result, sum_to_shape
+from .common import (
+    array_of,
+    check_floating,
+    check_inplace_overlap,
+    floating,
+    operand,
+    promote,
+    result,
+    sum_to_shape,
+    write_inplace,
+)
 from .dispatch import call, derivative, implements
 
 ndarray = np.ndarray
@@ -87,9 +97,18 @@ def _scaled(other: Any, alpha: Any) -> Any:
     return other * alpha
 
 
+def _check_alpha(dt: np.dtype, alpha: Any) -> None:
+    """PyTorch's `alpha_check`: the scale of `add`/`sub` must fit the result's dtype."""
+    if type(alpha) is bool and dt.kind != "b":
+        raise TensorError("Boolean alpha only supported for Boolean results.")
+    if dt.kind in "iub" and isinstance(alpha, (float, complex)):
+        raise TensorError(
+            "For integral input tensors, argument alpha must not be a floating point number."
+        )
+
+
 def _inplace(self: Tensor, out: Tensor, name: str) -> Tensor:
-    check_inplace_cast(self, out._data.dtype, name)
-    self._data[...] = out._data
+    write_inplace(self, out._data, name)
     bump_version(self)
     return self
 
@@ -104,7 +123,7 @@ def _same_dtype_binary(ufunc: Any, *, bools: bool = True) -> Kernel:
     new = object.__new__
 
     def kernel(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
-        if type(other) is Tensor and alpha == 1:
+        if type(other) is Tensor and alpha == 1 and type(alpha) is int:
             a = self._data
             b = other._data
             if a.dtype is b.dtype and (bools or a.dtype.kind != "b"):
@@ -127,6 +146,8 @@ def _same_dtype_binary(ufunc: Any, *, bools: bool = True) -> Kernel:
                 "Subtraction, the `-` operator, with two bool tensors is not supported. "
                 "Use the `^` or `logical_xor()` operator instead."
             )
+        if type(alpha) is not int:
+            _check_alpha(promote(self, other), alpha)
         return _binary(ufunc, self, _scaled(other, alpha))
 
     kernel.__name__ = ufunc.__name__
@@ -179,6 +200,11 @@ def div_mode(self: Tensor, other: Any, rounding_mode: str | None) -> Tensor:
     )
 
 
+def _refuse_bool(dt: np.dtype, kernel: str) -> None:
+    if dt.kind == "b":
+        raise TensorError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
 def _check_int_division(b: Any) -> None:
     if np.any(np.asarray(b) == 0):
         raise TensorError("ZeroDivisionError")
@@ -188,6 +214,7 @@ def _check_int_division(b: Any) -> None:
 @broadcasting
 def floor_divide(self: Tensor, other: Any) -> Tensor:
     dt = promote(self, other)
+    _refuse_bool(dt, "div_floor_cpu")
     if dt.kind not in "fc":
         _check_int_division(operand(other, dt))
     return result(np.floor_divide(operand(self, dt), operand(other, dt)))
@@ -197,6 +224,7 @@ def floor_divide(self: Tensor, other: Any) -> Tensor:
 @broadcasting
 def remainder(self: Tensor, other: Any) -> Tensor:
     dt = promote(self, other)
+    _refuse_bool(dt, "remainder_cpu")
     if dt.kind not in "fc":
         _check_int_division(operand(other, dt))
     return result(np.remainder(operand(self, dt), operand(other, dt)))
@@ -213,6 +241,7 @@ def remainder_scalar_tensor(self: Any, other: Tensor) -> Tensor:
 @broadcasting
 def fmod(self: Tensor, other: Any) -> Tensor:
     dt = promote(self, other)
+    _refuse_bool(dt, "fmod_cpu")
     return result(np.fmod(operand(self, dt), operand(other, dt)))
 
 
@@ -220,6 +249,7 @@ def fmod(self: Tensor, other: Any) -> Tensor:
 @broadcasting
 def pow_(self: Tensor, exponent: Any) -> Tensor:
     dt = promote(self, exponent)
+    _refuse_bool(dt, "pow")
     base = operand(self, dt)
     if dt.kind in "iu":
         e = np.asarray(operand(exponent, dt))
@@ -261,6 +291,7 @@ def atan2(self: Tensor, other: Tensor) -> Tensor:
 
 def _register_inplace(functional: Kernel, *keys: str) -> None:
     def kernel(self: Tensor, *args: Any) -> Tensor:
+        check_inplace_overlap(self, args)
         return _inplace(self, functional(self, *args), keys[0])
 
     kernel.__name__ = functional.__name__ + "_"
@@ -443,7 +474,7 @@ SAME_DTYPE_UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "neg": np.negative,
     "abs": np.abs,
     "sign": np.sign,
-    "square": np.square,
+    "square": lambda a: np.square(a.astype(np.int64) if a.dtype.kind == "b" else a),
 }
 
 #: Rounding: identity on integers, as in PyTorch.
@@ -507,6 +538,7 @@ for _name, _fn in ROUNDING_UNARY.items():
 
 @implements("aten::round.decimals")
 def round_decimals(self: Tensor, decimals: int) -> Tensor:
+    check_floating(self._data.dtype, "round_vml_cpu")
     return result(np.round(self._data, decimals))
 
 
@@ -523,6 +555,7 @@ implements("aten::relu_")(_unary_inplace(relu, "aten::relu_"))
 
 @implements("aten::gelu")
 def gelu(self: Tensor, approximate: str = "none") -> Tensor:
+    check_floating(self._data.dtype, "GeluKernelImpl")
     a = floating(self._data.dtype)
     x = self._data.astype(a, copy=False)
     if approximate == "tanh":
@@ -541,6 +574,7 @@ def leaky_relu(self: Tensor, negative_slope: Any = 0.01) -> Tensor:
 
 @implements("aten::elu")
 def elu(self: Tensor, alpha: Any = 1, scale: Any = 1, input_scale: Any = 1) -> Tensor:
+    check_floating(self._data.dtype, "elu_cpu")
     x = self._data
     neg = alpha * np.expm1(x * input_scale)
     return result((scale * np.where(x > 0, x, neg)).astype(x.dtype))
@@ -548,6 +582,8 @@ def elu(self: Tensor, alpha: Any = 1, scale: Any = 1, input_scale: Any = 1) -> T
 
 @implements("aten::hardtanh")
 def hardtanh(self: Tensor, min_val: Any = -1, max_val: Any = 1) -> Tensor:
+    if self._data.dtype.kind == "b":
+        raise TensorError("Bool inputs not supported for hardtanh")
     return result(np.clip(self._data, min_val, max_val))
 
 
@@ -726,15 +762,20 @@ def _d_atan2(grad, self, other, *, result):
     return _g(grad * other / denom, self), _g(-grad * self / denom, other)
 
 
-@derivative(
-    "aten::remainder.Tensor",
-    "aten::remainder.Scalar",
-    "aten::fmod.Tensor",
-    "aten::fmod.Scalar",
-    saves=(),
-)
-def _d_remainder(grad, self, other, *, result):
+@derivative("aten::remainder.Scalar", "aten::fmod.Scalar", saves=())
+def _d_remainder_scalar(grad, self, other, *, result):
     return (grad,)
+
+
+# remainder(a, b) = a - floor(a / b) * b; fmod(a, b) = a - trunc(a / b) * b
+@derivative("aten::remainder.Tensor")
+def _d_remainder(grad, self, other, *, result):
+    return _g(grad, self), _g(-grad * (self / other).floor(), other)
+
+
+@derivative("aten::fmod.Tensor")
+def _d_fmod(grad, self, other, *, result):
+    return _g(grad, self), _g(-grad * (self / other).trunc(), other)
 
 
 _UNARY_DERIVATIVES: dict[str, tuple[tuple[str, ...], Callable[..., Any]]] = {
@@ -825,25 +866,39 @@ def _d_softplus(grad, self, beta=1, threshold=20, *, result):
 
 @derivative("aten::clamp", "aten::clamp.Tensor", saves=("self",))
 def _d_clamp(grad, self, min=None, max=None, *, result):
+    # result = minimum(maximum(self, min), max): each gradient goes where its operand won
     keep = self.eq(self)
+    lifted = self
     if min is not None:
         keep = keep & self.ge(min)
+        lifted = (
+            call("aten::maximum", self, min) if isinstance(min, Tensor) else self.clamp_min(min)
+        )
     if max is not None:
         keep = keep & self.le(max)
-    g_self = grad * keep.float()
-    g_min = _g(grad * self.lt(min).float(), min) if isinstance(min, Tensor) else None
-    g_max = _g(grad * self.gt(max).float(), max) if isinstance(max, Tensor) else None
+    dt = grad.dtype
+    g_self = grad * keep.to(dt)
+    g_min = g_max = None
+    if isinstance(min, Tensor):
+        won = self.lt(min) if max is None else self.lt(min) & lifted.le(max)
+        g_min = _g(grad * won.to(dt), min)
+    if isinstance(max, Tensor):
+        g_max = _g(grad * lifted.gt(max).to(dt), max)
     return g_self, g_min, g_max
 
 
 @derivative("aten::clamp_min", "aten::clamp_min.Tensor", saves=("self",))
 def _d_clamp_min(grad, self, min, *, result):
-    return (grad * self.ge(min).float(),)
+    keep = self.ge(min)
+    g_min = _g(grad * keep.logical_not().to(grad.dtype), min) if isinstance(min, Tensor) else None
+    return grad * keep.to(grad.dtype), g_min
 
 
 @derivative("aten::clamp_max", "aten::clamp_max.Tensor", saves=("self",))
 def _d_clamp_max(grad, self, max, *, result):
-    return (grad * self.le(max).float(),)
+    keep = self.le(max)
+    g_max = _g(grad * keep.logical_not().to(grad.dtype), max) if isinstance(max, Tensor) else None
+    return grad * keep.to(grad.dtype), g_max
 
 
 @derivative(

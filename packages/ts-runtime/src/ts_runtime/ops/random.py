@@ -15,7 +15,7 @@ import numpy as np
 
 from ..dtypes import get_default_dtype, numpy_dtype
 from ..tensor import Tensor, TensorError, bump_version, check_device
-from .common import floating, result, shape_arg, sum_to_shape
+from .common import check_floating, result, shape_arg, sum_to_shape
 from .dispatch import ArgumentError, derivative, implements
 
 DEFAULT_SEED = 67280421310721
@@ -330,7 +330,8 @@ def normal(mean: Any, std: Any = 1.0, generator: Any = None) -> Tensor:
             f"normal: mean of shape {list(np.shape(m))} and std of shape {list(np.shape(s))} cannot be broadcast"
         ) from None
     dts = [t._data.dtype for t in (mean, std) if isinstance(t, Tensor)]
-    dt = floating(np.result_type(*dts))
+    dt = np.result_type(*dts)
+    check_floating(dt, "normal_kernel_cpu")
     return result(_normal(shape, dt, m, s))
 
 
@@ -341,7 +342,8 @@ def normal(mean: Any, std: Any = 1.0, generator: Any = None) -> Tensor:
 @implements("aten::uniform_")
 def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, generator: Any = None) -> Tensor:
     _no_generator(generator)
-    self._data[...] = _uniform(self._data.shape, floating(self._data.dtype), from_, to)
+    check_floating(self._data.dtype, "check_uniform_bounds")
+    self._data[...] = _uniform(self._data.shape, self._data.dtype, from_, to)
     bump_version(self)
     return self
 
@@ -349,14 +351,16 @@ def uniform_(self: Tensor, from_: float = 0.0, to: float = 1.0, generator: Any =
 @implements("aten::uniform")
 def uniform(self: Tensor, from_: float = 0.0, to: float = 1.0, generator: Any = None) -> Tensor:
     _no_generator(generator)
-    return result(_uniform(self._data.shape, floating(self._data.dtype), from_, to))
+    check_floating(self._data.dtype, "check_uniform_bounds")
+    return result(_uniform(self._data.shape, self._data.dtype, from_, to))
 
 
 @implements("aten::normal_")
 def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
     _no_generator(generator)
     _check_std(std)
-    self._data[...] = _normal(self._data.shape, floating(self._data.dtype), mean, std)
+    check_floating(self._data.dtype, "normal_kernel_cpu")
+    self._data[...] = _normal(self._data.shape, self._data.dtype, mean, std)
     bump_version(self)
     return self
 
@@ -367,7 +371,8 @@ def normal_functional(
 ) -> Tensor:
     _no_generator(generator)
     _check_std(std)
-    return result(_normal(self._data.shape, floating(self._data.dtype), mean, std))
+    check_floating(self._data.dtype, "normal_kernel_cpu")
+    return result(_normal(self._data.shape, self._data.dtype, mean, std))
 
 
 def _bernoulli_array(p: Any, shape: tuple[int, ...], dt: np.dtype) -> np.ndarray:

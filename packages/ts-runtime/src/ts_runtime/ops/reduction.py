@@ -598,10 +598,8 @@ def topk(
     if a.ndim == 0:
         return ValuesIndices(wrap(a.copy()), wrap(np.zeros((), np.int64)))
     idx = _argsort(a, d, largest)
-    idx = idx[(slice(None),) * d + (slice(0, k),)]
-    return ValuesIndices(
-        result(np.take_along_axis(a, idx, axis=d)), result(idx.astype(np.int64, copy=False))
-    )
+    idx = np.ascontiguousarray(idx[(slice(None),) * d + (slice(0, k),)], dtype=np.int64)
+    return ValuesIndices(result(np.take_along_axis(a, idx, axis=d)), result(idx))
 
 
 @implements("aten::median")

@@ -6,8 +6,11 @@ interpreter inlines it: `aten::add.int` runs as `a + b` with no call at all.
 
 Python's semantics apply where TorchScript's differ and neither raises: ints
 are unbounded, `//` and `%` round toward negative infinity, `1.0 // 0.1` is
-9.0. Where Python raises and TorchScript silently returns inf or nan
-(`1 / 0`, `0.0 ** -1`, `int(inf)`), Python's exception is raised. Results
+9.0. Division by zero is TorchScript's: `1 / 0` and `1.0 // 0.0` are inf,
+`0.0 / 0` and `x % 0.0` are nan (Python raises), while an int `//` or `%` by
+zero raises ZeroDivisionError in both. Where Python raises and TorchScript
+silently returns inf or nan otherwise (`0.0 ** -1`, `int(inf)`), Python's
+exception is raised. Results
 keep the schema's types: `aten::pow.int` is a float (TorchScript's `2 ** 3`
 is `8.0`), `aten::round.float` is a float rounded half to even.
 
@@ -77,9 +80,47 @@ def register(
 register("add", (*_NUMERIC, ""), lambda a, b: a + b, "{0} + {1}")
 register("sub", (*_NUMERIC, ""), lambda a, b: a - b, "{0} - {1}")
 register("mul", (*_NUMERIC, ""), lambda a, b: a * b, "{0} * {1}")
-register("div", (*_NUMERIC, ""), lambda a, b: a / b, "{0} / {1}")
-register("floordiv", (*_REAL, ""), lambda a, b: a // b, "{0} // {1}")
-register("remainder", (*_REAL, ""), lambda a, b: a % b, "{0} % {1}")
+
+
+def _quotient_by_zero(a: Any) -> float:
+    """`a / 0` in IEEE arithmetic: inf with the sign of `a`, nan for `0 / 0` (and nan / 0)."""
+    if a == 0 or a != a:
+        return math.nan
+    return math.copysign(math.inf, a)
+
+
+def true_divide(a: Any, b: Any) -> Any:
+    """`a / b` as TorchScript computes it, in doubles: a real division by zero is inf or nan
+    (Python would raise ZeroDivisionError)."""
+    if b == 0 and type(a) is not complex and type(b) is not complex:
+        return _quotient_by_zero(a) if math.copysign(1.0, b) > 0 else -_quotient_by_zero(a)
+    return a / b
+
+
+def floor_divide(a: Any, b: Any) -> Any:
+    """`a // b`: Python's, except that a float division by zero is TorchScript's
+    `floor(a / 0.0)` (inf or nan); an int division by zero raises, as in TorchScript."""
+    if b == 0 and (type(a) is float or type(b) is float):
+        return true_divide(float(a), float(b))
+    return a // b
+
+
+def remainder(a: Any, b: Any) -> Any:
+    """`a % b`: Python's, except that a float remainder by zero is nan, as in TorchScript;
+    an int remainder by zero raises, as in TorchScript."""
+    if b == 0 and (type(a) is float or type(b) is float):
+        return math.nan
+    return a % b
+
+
+register("div", ("complex", "int_complex", "complex_int", "float_complex", "complex_float"),
+         lambda a, b: a / b, "{0} / {1}")  # fmt: skip
+register("div", (*_REAL, ""), true_divide)
+# ints divide by zero as Python does (both raise), so their overloads stay inlined
+register("floordiv", ("int",), lambda a, b: a // b, "{0} // {1}")
+register("remainder", ("int",), lambda a, b: a % b, "{0} % {1}")
+register("floordiv", ("float", "int_float", "float_int", ""), floor_divide)
+register("remainder", ("float", "int_float", "float_int", ""), remainder)
 register("divmod", _REAL, divmod, "divmod({0}, {1})")
 register("neg", ("int", "float", "complex", "Scalar"), lambda a: -a, "(-{0})")
 register("__lshift__", ("int",), lambda a, b: a << b, "{0} << {1}")

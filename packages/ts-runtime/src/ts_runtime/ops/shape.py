@@ -756,6 +756,19 @@ def to_device(
     return _convert(self, dtype, copy, memory_format)
 
 
+@implements("aten::cpu", autograd=False)
+def to_cpu(self: Tensor) -> Tensor:
+    """The tensor itself: a CPU tensor is on the CPU (device packages copy theirs)."""
+    return self
+
+
+@implements("aten::cuda", autograd=False)
+def to_cuda(self: Tensor) -> Tensor:
+    # reached only without device dispatch: CUDA is unavailable, or was not used yet
+    check_device("cuda")
+    return self
+
+
 @implements("aten::to.other", autograd=False)
 def to_other(
     self: Tensor,

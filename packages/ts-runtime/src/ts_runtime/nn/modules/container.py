@@ -7,7 +7,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from .module import Module
+from ..module import Module
 
 
 def _index(idx: int, n: int) -> int:

@@ -1,0 +1,125 @@
+"""PyTorch 2.13 writes `.pt` archives; tsjit loads them and must give `torch.jit.load`'s outputs.
+
+The models are those of packages/ts-serialize/tests/torch_archives/make_archives.py
+(an MLP and a CNN, scripted and traced; a ScriptModule with script_methods; a
+module holding a TorchScript class; one with extra files; an LSTM language
+model and a Transformer encoder), plus ResNet-18 (11.7M parameters), all
+written fresh by the PyTorch in this environment.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+HERE = Path(__file__).parent
+ARCHIVES = HERE.parent / "packages" / "ts-serialize" / "tests" / "torch_archives"
+
+# Operators ts-runtime does not implement yet: the archives load, but cannot run.
+NEEDS_OPERATORS = {
+    "lstm_scripted": "aten::lstm",
+    "lstm_traced": "aten::lstm",
+    "transformer_scripted": "aten::is_autocast_enabled and the attention kernels",
+    "transformer_traced": "aten::_transformer_encoder_layer_fwd",
+}
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    pytest.importorskip("torch")
+    spec = importlib.util.spec_from_file_location("make_archives", ARCHIVES / "make_archives.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["make_archives"] = module
+    spec.loader.exec_module(module)
+    out = tmp_path_factory.mktemp("torch-2.13")
+    names = module.write_archives(out, large=True)
+    return out, names
+
+
+NAMES = [
+    "mlp_scripted",
+    "mlp_traced",
+    "cnn_scripted",
+    "cnn_traced",
+    "script_methods",
+    "holds_class",
+    "attributes",
+    "extra_files",
+    "lstm_scripted",
+    "lstm_traced",
+    "transformer_scripted",
+    "transformer_traced",
+    "resnet18_scripted",
+    "resnet18_traced",
+]
+
+
+def _flatten(value):
+    import ts_runtime
+
+    if isinstance(value, (tuple, list)):
+        return [a for v in value for a in _flatten(v)]
+    if isinstance(value, ts_runtime.Tensor):
+        return [value.detach().numpy()]
+    return [np.asarray(value)]
+
+
+def _index(key: str) -> list[int]:
+    return [int(p) for p in key.split(".")[1:]]
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", NAMES)
+def test_pytorch_2_13_archives_give_torch_jit_loads_outputs(written, name) -> None:
+    import ts_runtime
+    import ts_serialize
+
+    out, names = written
+    assert name in names
+    path = out / f"{name}.pt"
+    module = ts_serialize.load(path)
+    data = np.load(out / f"{name}.npz", allow_pickle=False)
+    inputs = [
+        ts_runtime.from_numpy(data[k].copy())
+        for k in sorted((k for k in data.files if k.startswith("input")), key=_index)
+    ]
+    expected = [
+        data[k] for k in sorted((k for k in data.files if k.startswith("output")), key=_index)
+    ]
+    if name in NEEDS_OPERATORS:
+        with pytest.raises(Exception, match="no implementation"), ts_runtime.no_grad():
+            module(*inputs)
+        pytest.xfail(f"ts-runtime does not implement {NEEDS_OPERATORS[name]} yet")
+    with ts_runtime.no_grad():
+        got = _flatten(module(*inputs))
+    assert len(got) == len(expected)
+    for a, b in zip(got, expected, strict=True):
+        assert a.shape == b.shape and a.dtype == b.dtype
+        assert np.allclose(a, b, rtol=1e-4, atol=1e-4), f"max difference {np.abs(a - b).max()}"
+
+
+@pytest.mark.oracle
+def test_extra_files_come_back_as_torch_jit_load_gives_them(written) -> None:
+    import torch
+    import ts_serialize
+
+    out, _ = written
+    ours = {"config.json": "", "notes/readme.txt": "", "absent": "x"}
+    theirs = dict(ours)
+    ts_serialize.load(out / "extra_files.pt", extra_files=ours)
+    torch.jit.load(str(out / "extra_files.pt"), _extra_files=theirs)
+    assert ours == theirs
+
+
+@pytest.mark.oracle
+def test_resnet18_has_the_parameters_of_torchvisions(written) -> None:
+    import ts_serialize
+
+    out, _ = written
+    m = ts_serialize.load(out / "resnet18_scripted.pt")
+    assert sum(p.numel() for p in m.parameters()) == 11_689_512
