@@ -41,7 +41,7 @@ LABELS = {
     "cnn": "CNN, 3 convs of 32 channels, 8×3×32×32",
     "resnet18": "ResNet-18, batch 8, 3×64×64",
     "lstm": "LSTM, 20 steps, batch 64, 512 → 512",
-    "transformer": "Transformer encoder, 2 layers, 4×64×256",
+    "transformer": "Transformer encoder, 2 layers, 4×64, d_model 256",
     "iou": "IoU, 8 × float32 1000×1000",
 }
 
