@@ -199,8 +199,15 @@ def _keepdim_reduction(node: Node, fusible: Fusible) -> bool:
     return _replace(node, squeezed, f"{node.kind} with keepdim, then squeeze, for the fuser")
 
 
-for _key in ("aten::linear",):
-    FUSION_REWRITES.register(_key, _linear)
+_REWRITTEN: list[str] = []
+
+
+def _register(key: str, rule: Rewrite) -> None:
+    FUSION_REWRITES.register(key, rule)
+    _REWRITTEN.append(key)
+
+
+_register("aten::linear", _linear)
 for _key, _spatial in (
     ("aten::conv1d", 1),
     ("aten::conv1d.padding", 1),
@@ -212,17 +219,21 @@ for _key, _spatial in (
     ("aten::_convolution", None),
     ("aten::_convolution.deprecated", None),
 ):
-    FUSION_REWRITES.register(_key, _conv(_spatial))
-FUSION_REWRITES.register("aten::batch_norm", _batch_norm)
+    _register(_key, _conv(_spatial))
+_register("aten::batch_norm", _batch_norm)
 for _key in ("aten::sum.dim_IntList", "aten::mean.dim", "aten::amax", "aten::amin"):
-    FUSION_REWRITES.register(_key, _keepdim_reduction)
+    _register(_key, _keepdim_reduction)
+
+
+#: The operator names with a rewrite: other nodes are passed over without a table lookup.
+_NAMES = frozenset(key.partition(".")[0] for key in _REWRITTEN)
 
 
 def rewrite_for_fusion(graph: Graph, fusible: Fusible) -> bool:
     """Apply `FUSION_REWRITES` to every node (nested blocks included); True if any applied."""
     changed = False
     for node in list(graph.all_nodes()):
-        if node.kind is prim.Constant or node.blocks:
+        if node.kind not in _NAMES:
             continue
         rule = FUSION_REWRITES.lookup(node)
         if rule is None or not log.allowed():
