@@ -262,6 +262,8 @@ def _ratio(theirs: float, ours: float) -> str:
 
 
 def run(ctx) -> str:
+    if not ctx.has_torch:
+        return "PyTorch is not installed: the model table compares with it, so it was not run."
     cores = os.cpu_count() or 1
     thread_counts = [1] + ([cores] if cores > 1 else [])
     results: dict[tuple[str, int], dict] = {}
