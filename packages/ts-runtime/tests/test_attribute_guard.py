@@ -129,3 +129,17 @@ def test_attributes_the_graph_writes_are_read_at_run_time():
     reads = [n.s("name") for n in graph.all_nodes() if n.kind == "prim::GetAttr"]
     assert reads.count("count") == 2 and "stride" not in reads  # the tuple is a constant
     assert m.forward.function.executor.compiles == 1
+
+
+def test_settings_that_keep_changing_stop_being_specialized():
+    from ts_runtime.attribute_guard import MAX_VALUE_PLANS
+
+    m = scaled_module(t([1.0, 2.0]))
+    x = t([1.0, 1.0])
+    with ts_runtime.no_grad():
+        for step in range(3 * MAX_VALUE_PLANS):
+            m.scale = float(step)
+            np.testing.assert_array_equal(m(x).numpy(), [step, 2.0 * step])
+        executor = m.forward.function.executor
+    # one plan per value until the limit, then one reading the settings at run time
+    assert executor.compiles == MAX_VALUE_PLANS + 2

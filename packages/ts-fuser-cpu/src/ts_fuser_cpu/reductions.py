@@ -27,8 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ts_ir import Graph, Node, TensorType, Value, constant_value, prim
+from ts_schema import RuleTable
 
 from .errors import UnsupportedFusionError
 from .llvm_types import is_float
@@ -173,24 +175,26 @@ def _layer_norm(node: Node) -> list[ShapeRequirement]:
     return requirements
 
 
-def decompose(subgraph: Graph) -> tuple[Graph, list[ShapeRequirement]]:
+def decompose(
+    subgraph: Graph, lowerings: RuleTable[Any] = CPU_LOWERINGS
+) -> tuple[Graph, list[ShapeRequirement]]:
     """`subgraph`, or a copy with every decomposable operator rewritten (see the module
     docstring), and the shape requirements the rewritten operators carried."""
-    if not any(_lowering(n) is not None and _lowering(n).decompose for n in subgraph.nodes()):  # type: ignore[union-attr]
+
+    def rewrite_of(node: Node) -> Any:
+        if node.kind is prim.Constant or node.kind is prim.ConstantChunk:
+            return None
+        return getattr(lowerings.lookup(node), "decompose", None)
+
+    if not any(rewrite_of(n) is not None for n in subgraph.nodes()):
         return subgraph, []
     graph = subgraph.copy()
     requirements: list[ShapeRequirement] = []
     for node in list(graph.nodes()):
-        lowering = _lowering(node)
-        if lowering is not None and lowering.decompose is not None:
-            requirements += lowering.decompose(node)  # type: ignore[func-returns-value]
+        rewrite = rewrite_of(node)
+        if rewrite is not None:
+            requirements += rewrite(node)
     return graph, requirements
-
-
-def _lowering(node: Node) -> Lowering | None:
-    if node.kind is prim.Constant or node.kind is prim.ConstantChunk:
-        return None
-    return CPU_LOWERINGS.lookup(node)
 
 
 # ---------------------------------------------------------------------------

@@ -327,7 +327,7 @@ def specialize(
         )
     if canonical is None:
         canonical = canonical_text(subgraph)
-    subgraph, requirements = decompose(subgraph)
+    subgraph, requirements = decompose(subgraph, lowerings)
     operands: dict[Value, Operand] = {}
     shapes: dict[Value, Shape] = {}
     leaf_of: dict[Value, Leaf] = {}
@@ -402,7 +402,7 @@ def specialize(
             if v in leaf_of:
                 leaf_of[v].loaded = True
         shape = broadcast_shapes([shapes[v] for v in tensor_inputs])
-        if lowering.reduction is not None:
+        if _reduction(lowering) is not None:
             shape = _reduced_shape(node, shape)
         out = node.output()
         shapes[out] = shape
@@ -418,7 +418,7 @@ def specialize(
         if v in leaf_of:
             leaf_of[v].loaded = True
         outputs.append((v, operands[v].dtype))  # type: ignore[arg-type]
-    if any(step.lowering.reduction is not None for step in steps):
+    if any(_reduction(step.lowering) is not None for step in steps):
         return _rows(
             subgraph, canonical, input_specs, operands, shapes, leaves, steps, scalar_args, outputs
         )
@@ -482,6 +482,12 @@ def specialize(
 # the rows path: reductions over the innermost dimension
 
 
+def _reduction(lowering: Any) -> str | None:
+    """The kind of a reduction lowering, None for pointwise ones (and for other devices'
+    lowerings, which have no reductions)."""
+    return getattr(lowering, "reduction", None)
+
+
 def _reduced_shape(node: Node, shape: Shape) -> Shape:
     """The keepdim result shape of a reduction over the innermost dimension of `shape`."""
     if not shape:
@@ -508,7 +514,7 @@ def _rows(
     """The specialization of a group with reductions: the iteration space is the outputs'
     shape, the innermost dimension kept whole (each reduction runs along it), the outer
     dimensions coalesced into rows; outputs have that shape or one element per row."""
-    reductions = [step for step in steps if step.lowering.reduction is not None]
+    reductions = [step for step in steps if _reduction(step.lowering) is not None]
     reduced_inputs = [shapes[step.node.inputs[0]] for step in reductions]
     output_shapes = [shapes[v] for v, _ in outputs]
     shape = broadcast_shapes([*output_shapes, *reduced_inputs])
@@ -556,7 +562,7 @@ def _rows(
         node = step.node
         ins = [v for v in node.inputs if v in shapes]
         d = max((depth.get(v, 0) for v in ins), default=0)
-        if step.lowering.reduction is not None:
+        if _reduction(step.lowering) is not None:
             step.row, step.phase = True, d + 1
             depth[node.output()] = d + 1
         else:

@@ -156,14 +156,16 @@ def _restore_chunk(graph: Graph, cc: Node) -> None:
 
 
 class _GraphFuser:
-    __slots__ = ("block", "changed", "db", "graph")
+    __slots__ = ("block", "changed", "db", "fusible", "graph")
 
-    def __init__(self, block: Block, db: AliasDb) -> None:
+    def __init__(self, block: Block, db: AliasDb, fusible: dict[Node, bool]) -> None:
         # One AliasDb for the whole graph, kept in sync as groups form (new values take the
-        # elements of the values they replace), so nested blocks do not rebuild it.
+        # elements of the values they replace), so nested blocks do not rebuild it; and one
+        # memo of the backends' answers, since every consumer asks about its producers.
         self.block = block
         self.graph = block.graph
         self.db = db
+        self.fusible = fusible
         self.changed = False
 
     # fusibility
@@ -176,7 +178,10 @@ class _GraphFuser:
         return self.is_simple_map(node)
 
     def is_simple_map(self, node: Node) -> bool:
-        return backend_can_fuse(node)
+        known = self.fusible.get(node)
+        if known is None:
+            known = self.fusible[node] = backend_can_fuse(node)
+        return known
 
     # building groups
 
@@ -481,7 +486,7 @@ class _GraphFuser:
         # nested blocks last to first: nodes are destroyed from the back of use lists
         for node in list(self.block.nodes_reversed()):
             for b in node.blocks:
-                self.changed |= _GraphFuser(b, self.db).run()
+                self.changed |= _GraphFuser(b, self.db, self.fusible).run()
         return self.changed
 
 
@@ -534,7 +539,7 @@ def fuse_graph(graph: Graph) -> bool:
     log.dump("before fusion", graph)
     changed = rewrite_for_fusion(graph, backend_can_fuse)
     changed |= canonicalize_chunks(graph)
-    fused = _GraphFuser(graph.block, AliasDb(graph)).run()
+    fused = _GraphFuser(graph.block, AliasDb(graph), {}).run()
     for node in list(graph.all_nodes()):
         if node.kind is prim.ConstantChunk:
             _restore_chunk(graph, node)

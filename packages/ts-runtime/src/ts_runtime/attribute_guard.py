@@ -21,7 +21,8 @@ the plan's key, the way the inputs' do:
   `if self.training:` and the shape rules see constant arguments.
 
 A call whose attributes differ from every plan's compiles a new plan, as new input types
-do. Paths written by a `prim::SetAttr` anywhere in the graph are not specialized, and a
+do; after `MAX_VALUE_PLANS` distinct sets of setting values (a counter that `forward`
+reads), settings are read at run time and only tensor types stay in the key. Paths written by a `prim::SetAttr` anywhere in the graph are not specialized, and a
 graph that still calls other code after inlining (which could write any attribute while
 the plan runs) gets no guard at all. Cost per call: one `attrgetter` call and a key of a
 few entries per attribute, a few microseconds for a ResNet.
@@ -64,6 +65,9 @@ CPU = Device("cpu")
 OTHER = "other"
 _CALLS = frozenset({prim.CallFunction, prim.CallMethod, prim.fork})
 _SCALARS = (bool, int, float, str)
+#: Distinct sets of setting values a graph's plans specialize to before settings are read at
+#: run time instead.
+MAX_VALUE_PLANS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +119,10 @@ def _specializable(t: Type) -> bool:
     return isinstance(t, _LEAF_TYPES)
 
 
+def _is_tensor_key(k: Any) -> bool:
+    return isinstance(k, tuple) and len(k) == 4 and hasattr(k[0], "kind")
+
+
 def value_key(value: Any, grad_enabled: bool) -> Any:
     """What the plan key records of one attribute value (see the module docstring)."""
     if isinstance(value, Tensor):
@@ -146,6 +154,8 @@ class AttributeGuard:
 
     def __init__(self, paths: list[AttributePath]) -> None:
         self.paths = paths
+        self.values = True  # whether settings are specialized by value (`seen`)
+        self._keys: set[tuple] = set()
         self._getters: list[tuple[int, Callable[[Any], Any]]] = []
         by_input: dict[int, list[str]] = {}
         for p in paths:
@@ -182,7 +192,19 @@ class AttributeGuard:
                 out += [value_key(v, grad_enabled) for v in getter(inputs[i])]
         except AttributeError:
             return ()  # the objects are not what the graph was compiled for: no specialization
+        if not self.values:
+            out = [k if _is_tensor_key(k) else OTHER for k in out]
         return tuple(out)
+
+    def seen(self, key: tuple) -> bool:
+        """Note a key a plan was compiled for; True when values should stop being specialized:
+        settings that keep changing (a step counter read by `forward`) would otherwise compile
+        a plan per call. From then on only tensor types are keyed."""
+        self._keys.add(tuple(k for k in key if not _is_tensor_key(k)))
+        if self.values and len(self._keys) > MAX_VALUE_PLANS:
+            self.values = False
+            return True
+        return False
 
     def specialize(self, graph: Graph, key: tuple) -> set[Node]:
         """Give the reads in `graph` (a copy of the guarded graph) the types or constants of

@@ -299,6 +299,12 @@ class GraphExecutor:
             v.set_type(_specialize(v.type, s))
         specialized: set[Any] = set()
         if attribute_specs and isinstance(self._guard, AttributeGuard):
+            if self._guard.seen(attribute_specs):
+                log.info(
+                    "%s: the settings it reads keep changing; plans from now on read them at "
+                    "run time",
+                    self.name,
+                )
             specialized = self._guard.specialize(graph, attribute_specs)
         requires_grad = grad_enabled and (
             _needs_grad(input_specs)
