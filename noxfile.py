@@ -279,10 +279,15 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Benchmarks, with PyTorch as a peer where installable; results go to docs/benchmarks.md."""
+    """Benchmarks, with PyTorch (and numba, for IoU) as peers where installable; results go
+    to docs/benchmarks.md."""
     _install_editable(session, _package_names())
     if not _install_torch(session, download=True):
         session.log(f"{TORCH} is not installable: benchmarks run without the PyTorch peers")
+    try:
+        session.install("numba")  # a benchmark-only peer (docs/design-notes.md)
+    except nox.command.CommandFailed:
+        session.log("numba is not installable: the IoU table runs without it")
     session.run("python", str(ROOT / "tools" / "bench.py"), *session.posargs)
 
 

@@ -566,14 +566,14 @@ class AliasDb:
             return False
         if to_move is move_point:
             return True
-        working = _WorkingSet(to_move, self)
         backward = to_move.is_after(move_point)
         cur = to_move.prev if backward else to_move.next
         on_move_side = (not after and to_move.is_before(move_point)) or (
             after and to_move.is_after(move_point)
         )
         if on_move_side and cur is move_point:
-            return True
+            return True  # already where it should be: no alias query needed
+        working = _WorkingSet(to_move, self)
         if to_move.has_side_effects() or (not on_move_side and move_point.has_side_effects()):
             return False
         while cur is not move_point:
