@@ -127,7 +127,9 @@ def test_attributes_the_graph_writes_are_read_at_run_time():
     assert [m(x).numpy()[0] for _ in range(3)] == [5.0, 10.0, 15.0]
     graph = m.forward.graph_for(x)
     reads = [n.s("name") for n in graph.all_nodes() if n.kind == "prim::GetAttr"]
-    assert reads.count("count") == 2 and "stride" not in reads  # the tuple is a constant
+    # the written attribute is read from the module (a store may forward to a later load);
+    # the tuple nothing writes is specialized to a constant
+    assert "count" in reads and "stride" not in reads
     assert m.forward.function.executor.compiles == 1
 
 

@@ -569,6 +569,7 @@ class _ImportedConcrete:
         self.methods = set(spec.methods)
         self.unusable: dict[str, str] = {}
         self.functions: dict[str, SugaredValue] = {}  # Python attributes: printed code has none
+        self.method_aliases: dict[str, str] = {}  # printed code calls methods by their names
         self.submodules: dict[str, Any] = {}
         for name, typ in class_type.attributes.items():
             if (

@@ -245,7 +245,7 @@ def format_ivalue(v: Any, type: Any = None) -> str:
     if v is None:
         return "None"
     if isinstance(v, enum.Enum):  # an enum member, named as TorchScript names it
-        cls = type(v)
+        cls = v.__class__
         module = "__torch__" if cls.__module__ == "__main__" else f"__torch__.{cls.__module__}"
         return f"Enum<{module}.{cls.__qualname__}.{v.name}>"
     if isinstance(v, bool):
