@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import ts_ir  # noqa: E402
 from passes.harness import CORPUS_PASSES, canonical_text  # noqa: E402
+from ts_ir.testing import split_cases  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted((ROOT / "integration_tests" / "passes").glob("*.ir")) + sorted(
@@ -55,16 +56,27 @@ EXPECTED_DIFFERENCES: dict[tuple[str, str], str] = {
 }
 
 
-def _source(path: Path) -> str:
-    return "\n".join(line for line in path.read_text().splitlines() if not line.startswith("#"))
+def _graphs(path: Path) -> list[tuple[str, str]]:
+    """(id, text) of each graph of a file; multi-case files hold several, split at `# -----`."""
+    cases = split_cases(path.read_text())
+    return [
+        (path.stem if len(cases) == 1 else f"{path.stem}:{case.line}", _strip_comments(case.text))
+        for case in cases
+    ]
 
 
-CASES = [(p, name) for p in FILES for name in CORPUS_PASSES]
+def _strip_comments(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
 
 
-@pytest.mark.parametrize(("path", "pass_name"), CASES, ids=[f"{p.stem}-{n}" for p, n in CASES])
-def test_pass_agrees_with_pytorch(path, pass_name):
-    text = _source(path)
+CASES = [(p, case, name) for p in FILES for case in _graphs(p) for name in CORPUS_PASSES]
+
+
+@pytest.mark.parametrize(
+    ("path", "case", "pass_name"), CASES, ids=[f"{c[0]}-{n}" for _p, c, n in CASES]
+)
+def test_pass_agrees_with_pytorch(path, case, pass_name):
+    text = case[1]
     try:
         theirs = torch._C.parse_ir(text)
     except RuntimeError as exc:
