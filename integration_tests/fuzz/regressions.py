@@ -176,7 +176,7 @@ def f(a3: Optional[int], a1: bool) -> int:
 """,
         seed=84,
         found="fuzz seeds 84 and 994",
-        open="frontend-requests F2",
+        fixed="5bf0367",
     ),
     Regression(
         "a_while_loop_whose_result_dies_keeps_its_index_error",
@@ -191,7 +191,7 @@ def f(a0: torch.Tensor, a2: torch.Tensor) -> Tuple[torch.Tensor, float]:
 """,
         seed=469,
         found="fuzz seeds 469, 1133",
-        open="frontend-requests F3",
+        fixed="5bf0367",
     ),
     Regression(
         "a_loop_reading_its_carried_value_keeps_its_errors",
@@ -207,7 +207,7 @@ def f(a0: torch.Tensor, a3: int) -> Tuple[int, List[int]]:
 """,
         seed=1512,
         found="fuzz seeds 1512, 1628, 877, 1407",
-        open="frontend-requests F3",
+        fixed="5bf0367",
     ),
     Regression(
         "a_loop_ended_by_return_keeps_its_body",
@@ -221,7 +221,7 @@ def f(a2: torch.Tensor, a4: float) -> Tuple[int, str]:
         seed=350,
         rank=2,
         found="fuzz seed 350",
-        open="frontend-requests F3",
+        fixed="5bf0367",
     ),
     Regression(
         "a_static_if_true_is_not_emitted",
@@ -238,6 +238,6 @@ def f(a2: bool) -> Tuple[str, List[int]]:
 """,
         seed=1276,
         found="fuzz seed 1276",
-        open="frontend-requests F4",
+        fixed="5bf0367",
     ),
 ]

@@ -192,8 +192,13 @@ def decompose(
     requirements: list[ShapeRequirement] = []
     for node in list(graph.nodes()):
         rewrite = rewrite_of(node)
-        if rewrite is not None:
-            requirements += rewrite(node)
+        if rewrite is None:
+            continue
+        check = lowerings.lookup(node).check
+        problem = check(node) if check is not None else None
+        if problem is not None:  # a group built by hand, not by the fuser, may hold one
+            raise UnsupportedFusionError(f"{node.kind}: {problem}")
+        requirements += rewrite(node)
     return graph, requirements
 
 

@@ -5,6 +5,7 @@ rfft                  complex, the dim n // 2 + 1 long
 irfft, hfft           real, the dim n long (default 2 (m - 1))
 upsample_*            the spatial dims from output_size, or floor(size * scale)
 grid_sampler          (N, C) of the input, the grid's (H_out, W_out)
+affine_grid_generator (N, H, W, 2) from theta (N, 2, 3) and size [N, C, H, W]
 cdist                 (..., P, R) of x1's and x2's rows
 """
 
@@ -24,6 +25,7 @@ from .core import (
     device_of,
     dims_of,
     int_const,
+    int_list_const,
     known,
     like_input,
     make_tensor,
@@ -193,6 +195,30 @@ def upsample_rule(spatial: int) -> Any:
     return rule
 
 
+def grid_sampler_rule(args: ShapeArgs) -> Type | None:
+    """grid_sampler: (N, C) of the input and the grid's (H_out, W_out) (its last dim is 2)."""
+    x, grid = args.tensor("input"), args.tensor("grid")
+    if x is None or grid is None:
+        return None
+    xs, gs = complete_sizes(x), complete_sizes(grid)
+    if xs is None or gs is None or len(xs) != 4 or len(gs) != 4:
+        return make_tensor(x.scalar_type, x.device, x.dim(), [x], contiguous=True)
+    return make_tensor(x.scalar_type, x.device, (*xs[:2], *gs[1:3]), [x], contiguous=True)
+
+
+def affine_grid_rule(args: ShapeArgs) -> Type | None:
+    """affine_grid_generator: (N, *spatial, rank) of `size` [N, C, *spatial], theta's dtype."""
+    theta = args.tensor("theta")
+    if theta is None:
+        return None
+    size = int_list_const(args, "size")
+    if size is None or len(size) < 3:
+        return make_tensor(theta.scalar_type, theta.device, None, [theta], contiguous=True)
+    spatial = size[2:]
+    shape = (size[0], *spatial, len(spatial))
+    return make_tensor(theta.scalar_type, theta.device, shape, [theta], contiguous=True)
+
+
 # -- distances
 
 
@@ -285,6 +311,11 @@ def _register() -> None:
     r("aten::upsample_linear1d", upsample_rule(1))
     r("aten::upsample_bilinear2d", upsample_rule(2))
     r("aten::upsample_bicubic2d", upsample_rule(2))
+    r("aten::_upsample_bilinear2d_aa", upsample_rule(2))
+    r("aten::_upsample_bicubic2d_aa", upsample_rule(2))
+    for name in ("grid_sampler", "grid_sampler_2d"):
+        r(f"aten::{name}", grid_sampler_rule)
+    r("aten::affine_grid_generator", affine_grid_rule)
     r("aten::upsample_trilinear3d", upsample_rule(3))
     for name in ("cross", "linalg_cross"):
         r(f"aten::{name}", cross_rule)
