@@ -161,7 +161,7 @@ def f(a0: torch.Tensor, a1: int) -> torch.Tensor:
         found="fuzz seed 3785 (first campaign): 1 / relu(-0.0) was inf, PyTorch's -inf",
         fixed="aad7816 relu(-0.0) is -0.0, as PyTorch's (kernel, array kernel, CPU fuser)",
     ),
-    # -- open: reported in /work/notes/frontend-requests.md (correctness)
+    # -- found by the fuzzer in the frontend, fixed there
     Regression(
         "assigning_an_optional_refined_to_none_in_an_elif",
         """

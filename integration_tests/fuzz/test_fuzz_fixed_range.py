@@ -12,10 +12,8 @@ import fuzz_gen
 import pytest
 from fuzz_testing import FIXED_SEEDS, disagreements, recorded
 
-#: seeds that disagree through an open report in /work/notes/frontend-requests.md
-KNOWN: dict[int, str] = {
-    352: "frontend-requests F3: the frontend's cleanup deletes a loop whose result dies",
-}
+#: seeds that disagree through a known open bug, each with the bug (none at present)
+KNOWN: dict[int, str] = {}
 
 
 def _params():
