@@ -181,19 +181,21 @@ def _difference(got: Any, want: Any, path: str = "output") -> str | None:
 
 
 def _programs(row: dict) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """(eager, scripted) for a corpus row; modules get their recorded state, in eval mode."""
+    """(eager, scripted) for a corpus row; modules get their recorded state, in eval mode.
+    Each is compiled afresh (`optimize=True`: a compiler of its own), so its executor is
+    chosen now, not when another test in this process first ran the same function."""
     from ts_frontend import script
 
     if row["kind"] == "function":
         eager = getattr(corpus_programs(), row["name"])
-        return eager, script(eager)
+        return eager, script(eager, optimize=True)
     made = []
     for _ in range(2):  # separate instances: a module may update its buffers
         module = getattr(corpus_modules(), row["name"])(*row["ctor_args"])
         module.load_state_dict({k: decode(v) for k, v in row["state_dict"].items()})
         module.eval()
         made.append(module)
-    scripted = script(made[1])
+    scripted = script(made[1], optimize=True)
     scripted.eval()
     return made[0], scripted
 
