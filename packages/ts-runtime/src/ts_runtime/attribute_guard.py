@@ -15,7 +15,8 @@ reads the attributes (one `operator.attrgetter` over all paths) and their proper
 the plan's key, the way the inputs' do:
 
 - a tensor: its dtype, rank, device and (with grad mode on) requires_grad: the plan gives
-  the read that type;
+  the read that type (requires_grad left open where the graph writes tensors in place,
+  which can make an attribute require grad during the call);
 - None, a bool, int, float or string, or a tuple of these (`training`, `eps`, `stride`):
   the value itself: the plan reads a constant, so constant propagation folds
   `if self.training:` and the shape rules see constant arguments.
@@ -101,6 +102,15 @@ def attribute_reads(graph: Graph) -> dict[Node, AttributePath] | None:
                 paths[node.output()] = path
                 reads[node] = path
     return reads
+
+
+def _writes_tensors_in_place(graph: Graph) -> bool:
+    """Whether some node may write a tensor in place (a mutable schema)."""
+    for node in graph.all_nodes():
+        schema = node.maybe_schema()
+        if schema is not None and schema.is_mutable:
+            return True
+    return False
 
 
 def _written_names(graph: Graph) -> set[str]:
@@ -214,6 +224,9 @@ class AttributeGuard:
         by_path = dict(zip(self.paths, key, strict=True))
         done: set[Node] = set()
         reads = attribute_reads(graph) or {}
+        # an in-place write (`self.running.add_(x)`) may make a tensor attribute require grad
+        # while the plan runs: then reads keep requires_grad open
+        grad_may_change = _writes_tensors_in_place(graph)
         for node, path in reads.items():
             k = by_path.get(path, OTHER)
             if k is OTHER:
@@ -222,6 +235,8 @@ class AttributeGuard:
             declared = out.type
             if isinstance(k, tuple) and len(k) == 4 and hasattr(k[0], "kind"):
                 np_dtype, ndim, requires_grad, device = k
+                if grad_may_change:
+                    requires_grad = None
                 t = TensorType(
                     scalar_type_of_numpy(np_dtype), device, requires_grad, (None,) * ndim
                 )
