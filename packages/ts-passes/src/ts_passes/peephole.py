@@ -125,7 +125,9 @@ class _Peephole:
         if not log.allowed():
             return False
         with self.graph.inserting_before(node):
-            c = self.graph.insert_constant(value)
+            # an empty list (the size of a 0-dim tensor) takes its type from the output
+            typed = node.output().type if isinstance(value, list) and not value else None
+            c = self.graph.insert_constant(value, typed)
         log.update(lambda: f"{why}: %{node.output().debug_name} is {value!r}")
         node.output().replace_all_uses_with(c)
         self.changed = True
