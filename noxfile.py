@@ -5,10 +5,11 @@
     nox -s integration          cross-package tests and the conformance corpus
     nox -s oracle               differential tests against PyTorch 2.13, installing it
     nox -s zoo_full             the model zoo at its published sizes against PyTorch (tests marked slow)
+    nox -s fuzz -- --count N    a differential fuzzing campaign of N programs against PyTorch
     nox -s demo                 the main job: `tsjit demo` on the LSTM cell and the IoU function
     nox -s lint typecheck       ruff, the declared-dependency and import-layering checks; mypy
     nox -s bench                benchmarks, rewriting docs/benchmarks.md
-    nox -s fuzz                 10,000 mutated archives of each kind (tsjit and TorchScript .pt)
+    nox -s archive_fuzz         10,000 mutated archives of each kind (tsjit and TorchScript .pt)
     nox -s gpu                  on a machine with an NVIDIA GPU: pycuda, the CUDA tests, the CUDA benchmark
 
 Every directory under packages/ with a pyproject.toml is a package: there is
@@ -235,6 +236,20 @@ def zoo_full(session: nox.Session) -> None:
 
 
 @nox.session
+def fuzz(session: nox.Session) -> None:
+    """A differential fuzzing campaign against PyTorch 2.13 (`nox -s fuzz -- --count N`).
+
+    Arguments pass to integration_tests/fuzz/campaign.py (`--start`, `--count`, `--jobs`,
+    `--minimize`); it prints the counts and writes each disagreement to fuzz-report.jsonl."""
+    _install_editable(session, _package_names())
+    if not _install_torch(session, download=True):
+        session.skip(f"{TORCH} is not installable here: the fuzzer compares with it")
+    session.run(
+        "python", str(ROOT / "integration_tests" / "fuzz" / "campaign.py"), *session.posargs
+    )
+
+
+@nox.session
 def demo(session: nox.Session) -> None:
     """The main job: install everything and run `tsjit demo` (arguments pass through)."""
     _install_editable(session, _package_names())
@@ -264,15 +279,20 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Benchmarks, with PyTorch as a peer where installable; results go to docs/benchmarks.md."""
+    """Benchmarks, with PyTorch (and numba, for IoU) as peers where installable; results go
+    to docs/benchmarks.md."""
     _install_editable(session, _package_names())
     if not _install_torch(session, download=True):
         session.log(f"{TORCH} is not installable: benchmarks run without the PyTorch peers")
+    try:
+        session.install("numba")  # a benchmark-only peer (docs/design-notes.md)
+    except nox.command.CommandFailed:
+        session.log("numba is not installable: the IoU table runs without it")
     session.run("python", str(ROOT / "tools" / "bench.py"), *session.posargs)
 
 
 @nox.session(venv_backend="uv")
-def fuzz(session: nox.Session) -> None:
+def archive_fuzz(session: nox.Session) -> None:
     """The archive safety campaign at full size: 10,000 mutants per archive format."""
     session.install("./packages/ts-serialize", *TEST_DEPS)
     session.env["TSJIT_FUZZ_CASES"] = session.posargs[0] if session.posargs else "10000"

@@ -21,6 +21,7 @@ other value exactly, with matching dtypes, shapes and container kinds.
 from __future__ import annotations
 
 import base64
+import enum
 import math
 from typing import Any
 
@@ -97,7 +98,9 @@ def generated_array(spec: dict) -> np.ndarray:
     return out.astype(dtype).reshape(shape)
 
 
-def decode(obj: Any) -> Any:
+def decode(obj: Any, enums: Any = None) -> Any:
+    """An encoded value as tsjit's runtime value; `enums` (a module) holds the enum classes
+    `{"enum": "Color.RED"}` names."""
     import ts_runtime
 
     if isinstance(obj, dict):
@@ -106,11 +109,14 @@ def decode(obj: Any) -> Any:
         if "gen" in obj:
             return ts_runtime.from_numpy(generated_array(obj["gen"]))
         if "tuple" in obj:
-            return tuple(decode(x) for x in obj["tuple"])
+            return tuple(decode(x, enums) for x in obj["tuple"])
         if "list" in obj:
-            return [decode(x) for x in obj["list"]]
+            return [decode(x, enums) for x in obj["list"]]
         if "dict" in obj:
-            return {decode(k): decode(v) for k, v in obj["dict"]}
+            return {decode(k, enums): decode(v, enums) for k, v in obj["dict"]}
+        if "enum" in obj:
+            cls, _, member = obj["enum"].partition(".")
+            return getattr(getattr(enums, cls), member)
         if "float" in obj:
             return float(obj["float"])
         if "dtype" in obj:
@@ -129,6 +135,8 @@ def encode(value: Any) -> Any:
         arr = (arr.cpu() if hasattr(arr, "cpu") else arr).numpy()
         data = arr.reshape(-1).tolist()  # JSON's NaN and Infinity stand for themselves here
         return {"tensor": {"dtype": str(arr.dtype), "shape": list(arr.shape), "data": data}}
+    if isinstance(value, enum.Enum):
+        return {"enum": f"{type(value).__name__}.{value.name}"}
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
@@ -203,6 +211,9 @@ def mismatch(actual: Any, expected: Any, path: str = "output") -> str | None:
             (math.isnan(want) and math.isnan(actual)) or actual == want
         )
         return None if ok else f"{path}: {actual!r} != {want!r}"
+    if isinstance(expected, dict) and "enum" in expected:
+        got = f"{type(actual).__name__}.{getattr(actual, 'name', '?')}"
+        return None if got == expected["enum"] else f"{path}: {actual!r} != {expected['enum']}"
     if isinstance(expected, dict) and "device" in expected:
         ok = type(actual).__name__ in ("device", "Device") and str(actual) == expected["device"]
         return None if ok else f"{path}: {actual!r} != device {expected['device']}"

@@ -89,7 +89,7 @@ PARAMS = [pytest.param(row, id=row["name"], marks=_marks(row)) for row in ROWS]
 def test_program_reproduces_the_recording(row):
     fn = compiled(row, tsjit_programs(), __import__("tsjit"))
     for i, case in enumerate(row["cases"]):
-        inputs = [decode(x) for x in case["inputs"]]
+        inputs = [decode(x, tsjit_programs()) for x in case["inputs"]]
         if "error" in case:
             with pytest.raises(getattr(builtins, case["error"], Exception)):
                 _call(fn, inputs)
@@ -121,12 +121,12 @@ def test_program_agrees_with_pytorch(row):
         if "error" in recorded:
             assert "error" in want, f"case {i}: PyTorch no longer raises"
             with pytest.raises(Exception):  # noqa: B017 - TorchScript raises torch.jit.Error
-                _call(ours, recorder.to_runtime(inputs, tsjit, theirs_programs))
+                _call(ours, recorder.to_runtime(inputs, tsjit, theirs_programs, tsjit_programs()))
             continue
-        assert mismatch(decode(want["outputs"]), recorded["outputs"]) is None, (
+        assert mismatch(decode(want["outputs"], tsjit_programs()), recorded["outputs"]) is None, (
             f"case {i}: the recording is stale; run tools/record_language.py"
         )
-        got = _call(ours, recorder.to_runtime(inputs, tsjit, theirs_programs))
+        got = _call(ours, recorder.to_runtime(inputs, tsjit, theirs_programs, tsjit_programs()))
         problem = mismatch(got, want["outputs"])
         assert problem is None, f"case {i}: {problem}"
 

@@ -31,7 +31,7 @@ def ts_opt(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
 def test_ir_file_through_ts_opt(path):
     text = path.read_text()
     passes = _PASSES_RE.search(text).group(1)
-    done = ts_opt(str(path), "-p", passes)
+    done = ts_opt(str(path), "-p", passes, "--verify-each")
     assert done.returncode == 0, done.stderr
     run_checks_from_comments(text, done.stdout)
     again = ts_ir.parse_ir(done.stdout)

@@ -85,7 +85,13 @@ def _functional_has_formula(op: Any) -> bool:
 def rows() -> list[Row]:
     """One row per catalogue schema, with the tables each appears in."""
     import ts_runtime  # noqa: F401  (registers the kernels)
-    from ts_passes.shape_rules import shape_rules
+
+    try:  # in-place and out= forms have derived rules
+        from ts_passes.shape_rules import rule_for_operator
+    except ImportError:  # before rule_for_operator existed: the table alone
+        from ts_passes.shape_rules import shape_rules
+
+        rule_for_operator = shape_rules.lookup_operator
     from ts_runtime.ops.dispatch import ARRAY_KERNELS, DERIVATIVES
     from ts_schema import parse_schema, registry
 
@@ -118,7 +124,7 @@ def rows() -> list[Row]:
                 name=name,
                 schema=str(op.schema),
                 kernel=op.has_implementation,
-                shape=shape_rules.lookup_operator(op) is not None,
+                shape=rule_for_operator(op) is not None,
                 gradient=gradient,
                 lowering=CPU_LOWERINGS is not None
                 and CPU_LOWERINGS.lookup_operator(op) is not None,

@@ -46,10 +46,15 @@ def load_programs(torch_module: Any, name: str = "language_programs") -> Any:
     return module
 
 
-def to_runtime(value: Any, torch_module: Any, programs: Any) -> Any:
-    """A case's input as a value of `torch_module` (PyTorch or tsjit)."""
+def to_runtime(value: Any, torch_module: Any, programs: Any, enums: Any = None) -> Any:
+    """A case's input as a value of `torch_module` (PyTorch or tsjit); an enum member as the
+    member of the same name of `enums` (the programs module the callee was loaded as)."""
+    import enum
+
     import numpy as np
 
+    if isinstance(value, enum.Enum) and enums is not None:
+        return getattr(getattr(enums, type(value).__name__), value.name)
     if isinstance(value, np.ndarray):
         return torch_module.from_numpy(value.copy())
     if isinstance(value, programs.DType):
@@ -57,9 +62,9 @@ def to_runtime(value: Any, torch_module: Any, programs: Any) -> Any:
     if isinstance(value, programs.Device):
         return torch_module.device(str(value))
     if isinstance(value, tuple):
-        return tuple(to_runtime(v, torch_module, programs) for v in value)
+        return tuple(to_runtime(v, torch_module, programs, enums) for v in value)
     if isinstance(value, list):
-        return [to_runtime(v, torch_module, programs) for v in value]
+        return [to_runtime(v, torch_module, programs, enums) for v in value]
     return value
 
 

@@ -9,6 +9,7 @@ holds eager Python's results. See README.md for where the constructs come
 from.
 """
 
+import enum
 import math
 import warnings
 from typing import Dict, List, NamedTuple, Optional, Tuple, Union
@@ -433,6 +434,26 @@ def interface_dispatch(x: Tensor, use_first: bool) -> Tensor:
     return apply_scorer(s, x) + apply_scorer(Doubler(), x)
 
 
+# -- enum.Enum
+
+
+class Color(enum.Enum):
+    RED = 1
+    GREEN = 2
+
+
+class Mode(enum.Enum):
+    FAST = "fast"
+    SLOW = "slow"
+
+
+def enum_members(c: Color, m: Mode = Mode.FAST) -> Tuple[str, int, bool, str, Color]:
+    same = c == Color.RED
+    if m == Mode.SLOW:
+        same = not same
+    return c.name, c.value + Color.GREEN.value, same, m.value, Color.GREEN
+
+
 # -- torch._assert, @unused
 
 
@@ -480,6 +501,7 @@ CASES = {
     "checked_rows": [(_randn(14, 2, 3),), (_randn(15, 3),)],
     "calls_unused": [(_randn(16, 2), False), (_randn(17, 2), True)],
     "interface_dispatch": [(_randn(22, 3), True), (_randn(23, 3), False)],
+    "enum_members": [(Color.RED,), (Color.GREEN, Mode.SLOW)],
 }
 
 MODULES = {

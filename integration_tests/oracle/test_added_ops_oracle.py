@@ -269,6 +269,536 @@ CASES = [
 ]
 
 
+POS = ((2, 3), "pos")
+UNIT = ((7,), "unit")
+
+
+def _special_arrays(rng, spec):
+    shape, kind = spec
+    if kind == "pos":
+        return (np.abs(rng.standard_normal(shape)) + 0.1).astype(np.float64)
+    return rng.uniform(-0.95, 0.95, shape)
+
+
+MORE_CASES = [
+    # aliases
+    c(
+        "aliases_unary",
+        lambda t, x: (t.absolute(x), t.negative(x), t.fix(x * 3), t.arctan(x), t.arcsinh(x)),
+        ((2, 3), F32),
+    ),
+    c(
+        "aliases_binary",
+        lambda t, x, y: (
+            t.subtract(x, y, alpha=2),
+            t.multiply(x, y),
+            t.divide(x, y, rounding_mode="floor"),
+            t.true_divide(x, 2),
+            t.greater(x, y),
+            t.not_equal(x, y),
+            t.arctan2(x, y),
+        ),
+        ((2, 3), F32),
+        ((3,), F32),
+    ),
+    c(
+        "aliases_clip_concat",
+        lambda t, x, y: (
+            t.clip(x, -0.5, 0.5),
+            x.clip(max=0.1),
+            t.concat([x, y]),
+            t.concatenate([x, y], 0),
+        ),
+        ((2, 3), F32),
+        ((1, 3), F32),
+    ),
+    c(
+        "aliases_inplace",
+        lambda t, x: (x.absolute_(), x.clip_(0.1, 0.9), x.negative_(), x),
+        ((2, 3), F64),
+    ),
+    c(
+        "aliases_special",
+        lambda t, x: (
+            t.special.expit(x),
+            t.special.exp2(x),
+            t.special.expm1(x),
+            t.special.erf(x),
+            t.special.round(x * 3),
+            t.special.softmax(x, 1),
+            t.special.log_softmax(x, 0),
+        ),
+        ((2, 3), F32),
+    ),
+    c("moveaxis", lambda t, x: (t.moveaxis(x, 0, 2), x.moveaxis((0, 1), (2, 0))), ((2, 3, 4), F32)),
+    c("cpu", lambda t, x: (x.cpu(), x.cpu() is x), ((2,), F32)),
+    # more pointwise
+    c(
+        "fmax_fmin",
+        lambda t, x, y: (t.fmax(x, y), t.fmin(x, y)),
+        np.array([1.0, np.nan, 3.0, np.nan]),
+        np.array([np.nan, 2.0, 1.0, np.nan]),
+    ),
+    c(
+        "hypot_logaddexp",
+        lambda t, x, y: (t.hypot(x, y), t.logaddexp(x, y), t.logaddexp2(x, y)),
+        ((2, 3), F32),
+        ((3,), F32),
+    ),
+    c("hypot_int", lambda t, x: t.hypot(x, x), ((3,), I64)),
+    c("heaviside", lambda t, x, v: t.heaviside(x, v), np.array([-1.0, 0.0, 2.0]), np.array([0.5])),
+    c(
+        "float_power",
+        lambda t, x: (t.float_power(x, 2), t.float_power(x.abs(), x), t.float_power(2, x)),
+        ((4,), F32),
+    ),
+    c("float_power_int", lambda t, x: t.float_power(x, 3), ((4,), I64)),
+    c(
+        "xlogy",
+        lambda t, x, y: (
+            t.xlogy(x, y),
+            t.xlogy(x * 0, y),
+            t.xlogy(2, y),
+            t.special.xlogy(x, 3.0),
+            t.special.xlog1py(x, y),
+        ),
+        ((2, 3), F64),
+        POS,
+    ),
+    c("xlogy_int", lambda t, x: t.xlogy(x, x), ((3,), I64)),
+    c(
+        "sign_tests",
+        lambda t, x: (
+            t.signbit(x),
+            t.isposinf(x),
+            t.isneginf(x),
+            t.nan_to_num(x),
+            t.nan_to_num(x, 0.5, 1.0, -1.0),
+        ),
+        np.array([-0.0, 1.0, np.inf, -np.inf, np.nan, -2.0]),
+    ),
+    c("nan_to_num_int", lambda t, x: t.nan_to_num(x), ((3,), I64)),
+    c("positive", lambda t, x: t.positive(x), ((3,), F32)),
+    c("positive_bool", lambda t, x: t.positive(x), ((3,), B)),
+    c("degrees", lambda t, x: (t.deg2rad(x), t.rad2deg(x)), ((3,), F32)),
+    c("degrees_int", lambda t, x: (t.deg2rad(x), t.rad2deg(x)), ((3,), I64)),
+    c(
+        "special_math",
+        lambda t, x: (
+            t.sinc(x),
+            t.special.entr(x.abs()),
+            t.special.ndtr(x),
+            t.erfinv(x * 0.5),
+            t.special.erfinv(x * 0.5),
+            t.lgamma(x),
+            t.digamma(x),
+            t.special.psi(x),
+        ),
+        np.array([-2.5, -0.5, 0.0, 1e-3, 0.5, 1.0, 7.5, 30.0]),
+    ),
+    c(
+        "logit",
+        lambda t, x: (t.logit(x), t.logit(x, 0.2), t.special.logit(x)),
+        np.array([0.0, 0.1, 0.5, 0.9, 1.0]),
+    ),
+    c(
+        "polygamma",
+        lambda t, x: (t.polygamma(1, x), t.polygamma(2, x), t.special.polygamma(3, x)),
+        np.array([-2.5, -0.5, 0.3, 1.0, 7.5, 30.0]),
+    ),
+    c("lgamma_poles", lambda t, x: (t.lgamma(x), t.digamma(x)), np.array([0.0, -1.0, -2.0, 1.0])),
+    # order statistics
+    c("kthvalue", lambda t, x: (t.kthvalue(x, 2, 1), x.kthvalue(1, 0, True)), ((3, 5), F32)),
+    c(
+        "mode",
+        lambda t, x: (t.mode(x, 1), x.mode(0, True)),
+        np.array([[1, 2, 2, 3], [4, 4, 1, 1], [0, 5, 5, 5]]),
+    ),
+    c(
+        "nanmedian",
+        lambda t, x: (t.nanmedian(x), t.nanmedian(x, 1), x.nanmedian(0, True)),
+        np.array([[1.0, np.nan, 3.0, 2.0], [np.nan, np.nan, 1.0, 5.0], [4.0, np.nan, 1.0, 1.0]]),
+    ),
+    c(
+        "cummax_cummin",
+        lambda t, x: (t.cummax(x, 1), t.cummin(x, 0)),
+        np.array([[1.0, 3.0, 2.0, 3.0], [0.0, np.nan, 5.0, 1.0]]),
+    ),
+    c("cummax_int", lambda t, x: t.cummax(x, 0), ((6,), I64)),
+    c("logcumsumexp", lambda t, x: (t.logcumsumexp(x, 1), x.logcumsumexp(0)), ((3, 4), F64)),
+    # norms
+    c(
+        "linalg_norm",
+        lambda t, x: (
+            t.linalg.norm(x),
+            t.linalg.norm(x, 1),
+            t.linalg.norm(x, float("inf")),
+            t.linalg.norm(x, -1),
+            t.linalg.norm(x, "fro"),
+            t.linalg.norm(x, dim=1),
+            t.linalg.norm(x, 3, dim=0, keepdim=True),
+        ),
+        ((3, 4), F32),
+    ),
+    c("linalg_norm_vector", lambda t, x: (t.linalg.norm(x, 1), t.linalg.norm(x, 0)), ((5,), F64)),
+    c("frobenius_norm", lambda t, x: t.frobenius_norm(x, [0, 1]), ((3, 4), F32)),
+    c(
+        "instance_norm",
+        lambda t, x, w, b: t.instance_norm(x, w, b, None, None, True, 0.1, 1e-5, False),
+        ((2, 3, 5), F32),
+        ((3,), F32),
+        ((3,), F32),
+    ),
+    c(
+        "instance_norm_running",
+        lambda t, x, m, v: (
+            t.instance_norm(x, None, None, m, v, True, 0.3, 1e-5, False),
+            m,
+            v,
+        ),
+        ((2, 3, 4, 4), F64),
+        ((3,), F64),
+        ((3,), "pos"),
+    ),
+    # scatter_reduce, index_copy, logspace
+    c(
+        "scatter_reduce",
+        lambda t, x, s: tuple(
+            t.scatter_reduce(x, 1, t.tensor([[0, 1, 0], [2, 2, 3]]), s, r, include_self=i)
+            for r in ("sum", "prod", "mean", "amax", "amin")
+            for i in (True, False)
+        ),
+        ((2, 4), F64),
+        ((2, 3), F64),
+    ),
+    c(
+        "scatter_reduce_int_mean",
+        lambda t, x, s: t.scatter_reduce(x, 0, t.tensor([0, 0, 2]), s, "mean"),
+        np.array([1, 2, 3]),
+        np.array([4, 5, 7]),
+    ),
+    c(
+        "index_copy",
+        lambda t, x, s: (
+            t.index_copy(x, 1, t.tensor([3, 0]), s),
+            x.index_copy(0, t.tensor([1]), s[:1].t()[:, :1].t().expand(1, 4).contiguous()),
+        ),
+        ((2, 4), F32),
+        ((2, 2), F32),
+    ),
+    c(
+        "logspace",
+        lambda t: (
+            t.logspace(0, 2, 3),
+            t.logspace(-1, 1, 5, base=2.0),
+            t.logspace(0, 3, 4, dtype=t.int64),
+        ),
+    ),
+    # rearranging
+    c(
+        "unfold",
+        lambda t, x: (x.unfold(1, 2, 1), x.unfold(0, 2, 2), x.unfold(-1, 4, 3)),
+        ((4, 5), F32),
+    ),
+    c("unfold_too_big", lambda t, x: x.unfold(0, 5, 1), ((4,), F32)),
+    c(
+        "repeat_interleave",
+        lambda t, x: (
+            x.repeat_interleave(2),
+            x.repeat_interleave(2, dim=1),
+            t.repeat_interleave(x, t.tensor([1, 0, 3]), dim=0),
+            t.repeat_interleave(t.tensor([2, 0, 1])),
+        ),
+        ((3, 2), I64),
+    ),
+    c(
+        "fill_diagonal",
+        lambda t, x: (
+            x.clone().fill_diagonal_(0.5),
+            t.ones(7, 3).fill_diagonal_(2.0, wrap=True),
+            t.ones(7, 3).fill_diagonal_(2.0),
+        ),
+        ((3, 4), F32),
+    ),
+    # distances
+    c(
+        "cross",
+        lambda t, a, b: (t.cross(a, b, dim=1), t.linalg.cross(a, b), t.cross(a, b)),
+        ((4, 3), F32),
+        ((4, 3), F32),
+    ),
+    c(
+        "cosine_similarity",
+        lambda t, a, b: (
+            t.nn.functional.cosine_similarity(a, b),
+            t.cosine_similarity(a, b, dim=0),
+            t.cosine_similarity(a, b * 0, dim=1),
+        ),
+        ((4, 3), F32),
+        ((4, 3), F32),
+    ),
+    c("cosine_similarity_int", lambda t, a: t.cosine_similarity(a, a), ((2, 3), I64)),
+    c(
+        "pairwise_distance",
+        lambda t, a, b: (
+            t.pairwise_distance(a, b),
+            t.pairwise_distance(a, b, 1.0, 1e-6, True),
+        ),
+        ((4, 3), F32),
+        ((4, 3), F32),
+    ),
+    c(
+        "cdist_dist",
+        lambda t, a, b: (
+            t.cdist(a, b),
+            t.cdist(a, b, p=1.0),
+            t.dist(a[:2], b[:2]),
+            t.dist(a[0], b[0], 3),
+        ),
+        ((4, 3), F64),
+        ((5, 3), F64),
+    ),
+    # complex tensors and Fourier transforms
+    c(
+        "complex_parts",
+        lambda t, x, y: (
+            t.real(t.complex(x, y)),
+            t.imag(t.complex(x, y)),
+            t.view_as_real(t.complex(x, y)),
+            t.view_as_complex(t.stack([x, y], -1)),
+            t.polar(x.abs(), y),
+            t.conj_physical(t.complex(x, y)),
+            t.angle(t.complex(x, y)),
+            t.angle(x),
+            t.real(x),
+        ),
+        ((2, 3), F32),
+        ((2, 3), F32),
+    ),
+    c("imag_of_real", lambda t, x: t.imag(x), ((2,), F32)),
+    c(
+        "fft_1d",
+        lambda t, x: (
+            t.fft.fft(x),
+            t.fft.ifft(x, n=8),
+            t.fft.rfft(x),
+            t.fft.rfft(x, n=5, norm="ortho"),
+            t.fft.irfft(t.fft.rfft(x)),
+            t.fft.hfft(t.fft.ihfft(x)),
+            t.fft.fft(x, dim=0, norm="forward"),
+        ),
+        ((3, 6), F32),
+    ),
+    c(
+        "fft_nd",
+        lambda t, x: (
+            t.fft.fft2(x),
+            t.fft.rfft2(x),
+            t.fft.irfft2(t.fft.rfft2(x)),
+            t.fft.fftn(x, dim=(0, 2)),
+            t.fft.ifftn(x, s=(4, 4)),
+            t.fft.rfftn(x),
+            t.fft.irfftn(t.fft.rfftn(x)),
+        ),
+        ((2, 3, 4), F64),
+    ),
+    c(
+        "fft_helpers",
+        lambda t, x: (
+            t.fft.fftfreq(5),
+            t.fft.rfftfreq(6, 0.5),
+            t.fft.fftshift(x),
+            t.fft.ifftshift(x, dim=(1,)),
+        ),
+        ((3, 4), F32),
+    ),
+    c("fft_int", lambda t, x: t.fft.fft(x), ((4,), I64)),
+]
+
+
+SPD = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+
+MORE_CASES += [
+    # linear algebra
+    c(
+        "inverse_det",
+        lambda t, a: (
+            t.inverse(a),
+            t.linalg.inv(a),
+            t.det(a),
+            t.linalg.det(a),
+            t.linalg.slogdet(a),
+            t.slogdet(a),
+        ),
+        ((2, 3, 3), F64),
+    ),
+    c("inverse_singular", lambda t, a: t.inverse(a * 0), ((3, 3), F64)),
+    c("logdet", lambda t, a: (t.logdet(a), t.logdet(-a)), SPD),
+    c(
+        "solve",
+        lambda t, a, b: (
+            t.linalg.solve(a, b),
+            t.linalg.solve(a, b[..., 0]),
+            t.linalg.solve(a, b.transpose(-1, -2), left=False),
+        ),
+        ((2, 3, 3), F64),
+        ((2, 3, 3), F64),
+    ),
+    c(
+        "cholesky",
+        lambda t, a: (
+            t.linalg.cholesky(a),
+            t.linalg.cholesky(a, upper=True),
+            t.cholesky_inverse(t.linalg.cholesky(a)),
+            t.cholesky_solve(a[:, :2], t.linalg.cholesky(a)),
+        ),
+        SPD,
+    ),
+    c("cholesky_not_pd", lambda t, a: t.linalg.cholesky(-a), SPD),
+    c(
+        "eigh_svdvals",
+        lambda t, a, b: (t.linalg.eigvalsh(a), t.linalg.eigh(a)[0], t.linalg.svdvals(b)),
+        SPD,
+        ((2, 4, 3), F64),
+    ),
+    c(
+        "solve_triangular",
+        lambda t, a, b: (
+            t.linalg.solve_triangular(a, b, upper=False),
+            t.linalg.solve_triangular(a, b, upper=True, unitriangular=True),
+            t.linalg.solve_triangular(a, b.t(), upper=True, left=False),
+        ),
+        SPD,
+        ((3, 2), F64),
+    ),
+    c(
+        "pinv",
+        lambda t, b: (t.linalg.pinv(b), t.pinverse(b), t.linalg.pinv(b, atol=0.5)),
+        ((4, 3), F64),
+    ),
+    c(
+        "matrix_power",
+        lambda t, a: (
+            t.linalg.matrix_power(a, 0),
+            t.linalg.matrix_power(a, 5),
+            t.matrix_power(a, -3),
+        ),
+        SPD,
+    ),
+    c(
+        "matrix_norm",
+        lambda t, a: (
+            t.linalg.matrix_norm(a),
+            t.linalg.matrix_norm(a, 1),
+            t.linalg.matrix_norm(a, -2),
+            t.linalg.matrix_norm(a, "nuc"),
+            t.linalg.norm(a, 2),
+            t.linalg.matrix_norm(a, float("inf"), keepdim=True),
+        ),
+        ((2, 3, 4), F64),
+    ),
+    # sets and bins
+    c(
+        "unique",
+        lambda t, x: (
+            t._unique2(x, True, True, True),
+            t.unique(x, return_inverse=True, return_counts=True, dim=1),
+            t.unique_consecutive(x.flatten(), return_inverse=True, return_counts=True),
+        ),
+        ((3, 4), I64),
+    ),
+    c(
+        "unique_consecutive_dim",
+        lambda t, x: t.unique_consecutive(x, dim=0),
+        np.array([[1, 2], [1, 2], [0, 1], [1, 2]]),
+    ),
+    c(
+        "searchsorted_bucketize",
+        lambda t, b, v: (
+            t.searchsorted(b, v),
+            t.searchsorted(b, v, right=True),
+            t.bucketize(v, b),
+            t.bucketize(v, b, out_int32=True, right=True),
+            t.searchsorted(b, 2.5),
+        ),
+        np.array([0.0, 1.0, 1.0, 2.5, 4.0]),
+        np.array([[-1.0, 1.0, 3.0], [4.0, 5.0, 2.5]]),
+    ),
+    c("histc", lambda t, x: (t.histc(x), t.histc(x, 7, -1, 1), x.histc(3)), ((40,), F32)),
+    c(
+        "diff",
+        lambda t, x, p: (t.diff(x), t.diff(x, 2, 0), t.diff(x, 1, -1, p, p), t.diff(x, 3)),
+        ((4, 5), F64),
+        ((4, 1), F64),
+    ),
+    # windows
+    c(
+        "windows",
+        lambda t: (
+            (
+                *tuple(
+                    getattr(t, w)(n, p)
+                    for w in (
+                        "hann_window",
+                        "hamming_window",
+                        "blackman_window",
+                        "bartlett_window",
+                        "kaiser_window",
+                    )
+                    for n in (0, 1, 6)
+                    for p in (True, False)
+                ),
+                t.hamming_window(5, True, 0.5, 0.4),
+                t.kaiser_window(6, False, 5.0),
+                t.hann_window(4, dtype=t.float64),
+            )
+        ),
+    ),
+    # in-place forms
+    c(
+        "lerp_detach_inplace",
+        lambda t, a, b: (a.clone().lerp_(b, 0.3), a.clone().lerp_(b, b), a.clone().detach_()),
+        ((2, 3), F32),
+        ((2, 3), F32),
+    ),
+    c(
+        "random_ranges",
+        lambda t, x: (
+            x.clone().random_(3, 7).ge(3).all(),
+            x.clone().random_(5).lt(5).all(),
+            t.zeros(4, dtype=t.uint8).random_().mul(0),
+        ),
+        ((50,), F32),
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "fn", "specs", "tol"), MORE_CASES)
+def test_more_added_ops(name, fn, specs, tol):
+    rng = _rng(name)
+    arrays = [
+        _special_arrays(rng, s)
+        if isinstance(s, tuple) and isinstance(s[1], str) and s[1] in ("pos", "unit")
+        else make(rng, s)
+        for s in specs
+    ]
+    ours, theirs = _run(ts, fn, arrays), _run(torch, fn, arrays)
+    theirs = _resolved(theirs)
+    compare(ours, theirs, **tol)
+
+
+def _resolved(value):
+    if isinstance(value, torch.Tensor):
+        return value.resolve_conj().resolve_neg()
+    if isinstance(value, (tuple, list)):
+        return (
+            type(value)(_resolved(v) for v in value)
+            if not hasattr(value, "_fields")
+            else tuple(_resolved(v) for v in value)
+        )
+    return value
+
+
 @pytest.mark.parametrize(("name", "fn", "specs", "tol"), CASES)
 def test_added_ops(name, fn, specs, tol):
     run_case(name, fn, specs, **tol)
@@ -449,6 +979,109 @@ GRAD_CASES = [
         ((5, 2), F64),
         ((3, 5), F64),
     ),
+]
+
+
+GRAD_CASES += [
+    c("unfold", lambda t, x: x.unfold(1, 3, 2), ((2, 7), F64)),
+    c(
+        "repeat_interleave",
+        lambda t, x: t.repeat_interleave(x, t.tensor([2, 0, 1]), dim=0),
+        ((3, 2), F64),
+    ),
+    c("cross", lambda t, a, b: t.linalg.cross(a, b), ((2, 3), F64), ((2, 3), F64)),
+    c(
+        "cosine_similarity",
+        lambda t, a, b: t.nn.functional.cosine_similarity(a, b),
+        ((2, 4), F64),
+        ((2, 4), F64),
+    ),
+    c("cdist", lambda t, a, b: t.cdist(a, b), ((3, 2), F64), ((4, 2), F64)),
+    c("pairwise_distance", lambda t, a, b: t.pairwise_distance(a, b), ((3, 2), F64), ((3, 2), F64)),
+    c(
+        "hypot_logaddexp",
+        lambda t, a, b: t.hypot(a, b) + t.logaddexp(a, b) + t.fmax(a, b),
+        ((2, 3), F64),
+        ((2, 3), F64),
+    ),
+    c("xlogy", lambda t, a, b: t.xlogy(a, b.abs() + 0.1), ((2, 3), F64), ((2, 3), F64)),
+    c(
+        "special",
+        lambda t, x: (
+            t.sinc(x)
+            + t.lgamma(x.abs() + 0.5)
+            + t.digamma(x.abs() + 0.5)
+            + t.special.ndtr(x)
+            + t.erfinv(x.tanh() * 0.9)
+        ),
+        ((5,), F64),
+    ),
+    c(
+        "logit_entr",
+        lambda t, x: t.logit(x.sigmoid(), 0.3) + t.special.entr(x.abs() + 0.1),
+        ((5,), F64),
+    ),
+    c(
+        "kthvalue_mode",
+        lambda t, x: t.kthvalue(x, 2, 1).values + t.mode(x, 1).values,
+        ((3, 4), F64),
+    ),
+    c(
+        "cummax_logcumsumexp",
+        lambda t, x: t.cummax(x, 1).values + t.logcumsumexp(x, 1) + t.cummin(x, 1).values,
+        ((2, 5), F64),
+    ),
+    c(
+        "scatter_reduce_sum_mean",
+        lambda t, x, s: (
+            t.scatter_reduce(x, 1, t.tensor([[0, 1, 0], [2, 2, 3]]), s, "sum")
+            + t.scatter_reduce(
+                x, 1, t.tensor([[0, 1, 0], [2, 2, 3]]), s, "mean", include_self=False
+            )
+        ),
+        ((2, 4), F64),
+        ((2, 3), F64),
+    ),
+    c(
+        "scatter_reduce_amax",
+        lambda t, x, s: t.scatter_reduce(x, 1, t.tensor([[0, 1, 0], [2, 2, 3]]), s, "amax"),
+        ((2, 4), F64),
+        ((2, 3), F64),
+    ),
+    c(
+        "index_copy",
+        lambda t, x, s: t.index_copy(x, 1, t.tensor([3, 0]), s),
+        ((2, 4), F64),
+        ((2, 2), F64),
+    ),
+    c(
+        "linalg_norm",
+        lambda t, x: t.linalg.norm(x) + t.linalg.norm(x, 1) + t.linalg.norm(x, dim=1).sum(),
+        ((3, 4), F64),
+    ),
+    c(
+        "instance_norm",
+        lambda t, x, w, b: t.instance_norm(x, w, b, None, None, True, 0.1, 1e-5, False),
+        ((2, 3, 5), F64),
+        ((3,), F64),
+        ((3,), F64),
+    ),
+]
+
+
+GRAD_CASES += [
+    c(
+        "inverse_det",
+        lambda t, a: t.inverse(a).sum() + t.det(a) + t.linalg.slogdet(a)[1],
+        ((3, 3), F64),
+    ),
+    c("solve", lambda t, a, b: t.linalg.solve(a, b), ((3, 3), F64), ((3, 2), F64)),
+    c(
+        "svdvals_matrix_power",
+        lambda t, a: t.linalg.svdvals(a).sum() + t.linalg.matrix_power(a, 3).sum(),
+        ((3, 3), F64),
+    ),
+    c("diff", lambda t, x: t.diff(x, 2, 1), ((2, 5), F64)),
 ]
 
 

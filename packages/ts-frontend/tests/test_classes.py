@@ -7,6 +7,7 @@ eagerly; the graphs are checked for the nodes TorchScript emits
 
 from __future__ import annotations
 
+import enum
 from typing import NamedTuple
 
 import numpy as np
@@ -261,3 +262,69 @@ def test_script_if_tracing_runs_python_and_is_scripted_under_a_trace():
     assert "prim::If" in str(traced.graph)  # the scripted control flow is kept
     y = torch.tensor([-2.0, -0.5])
     assert same(traced(y), y * 2)
+
+
+def total_length(spans: list[Span], extra: Span | None = None) -> int:
+    n = 0
+    for s in spans:
+        n += len(s)
+    if extra is not None:
+        n += len(extra)
+    return n
+
+
+def test_python_instances_inside_lists_and_optionals_are_copied_in():
+    f = script(total_length)
+    spans = [Span(0, 2), Span(5, 9)]
+    assert f(spans, Span(1, 2)) == total_length(spans, Span(1, 2)) == 7
+    assert f(spans) == 6
+
+
+class Mish(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.act = self._mish  # a bound method of the module itself
+
+    def _mish(self, x: Tensor) -> Tensor:
+        return x * torch.tanh(torch.nn.functional.softplus(x))
+
+    def forward(self, x):
+        return self.act(x)
+
+
+def test_an_attribute_holding_a_method_of_the_module_calls_it():
+    m = Mish()
+    x = torch.tensor([-1.0, 0.5])
+    assert same(script(m)(x), m(x))
+
+
+def test_a_scripted_unused_function_raises_when_called():
+    from ts_frontend import unused
+
+    @unused
+    def merge(x: Tensor) -> Tensor:
+        return x + 1
+
+    f = script(merge)
+    assert "aten::add" not in str(f.graph)
+    with pytest.raises(RuntimeError, match="@unused"):
+        f(torch.ones(2))
+
+
+class Level(enum.Enum):
+    LOW = 1
+    HIGH = 2
+
+
+def bump(level: Level) -> tuple[Level, str, int]:
+    if level == Level.LOW:
+        return Level.HIGH, level.name, level.value
+    return level, level.name, level.value * 10
+
+
+def test_enum_members_are_constants_of_their_type():
+    f = script(bump)
+    assert f(Level.LOW) == bump(Level.LOW) == (Level.HIGH, "LOW", 1)
+    assert f(Level.HIGH) == bump(Level.HIGH)
+    text = str(f.graph)
+    assert "Enum<__torch__.test_classes.Level>" in text and "prim::EnumName" in text

@@ -166,3 +166,19 @@ def test_unknown_names_in_printed_code_are_errors() -> None:
     (d,) = parse_archive_source("def f(x: Tensor) -> Tensor:\n  return __import__(x)\n", "f")
     with pytest.raises(FrontendError, match="__import__"):
         SourceImporter(classes={}, functions={"__torch__.f": d}).function("__torch__.f")
+
+
+def test_imported_classes_answer_everything_module_value_asks() -> None:
+    """`ModuleValue` asks a class's `ModuleInfo`; the importer's must answer every question."""
+    from ts_frontend.import_source import ClassSpec
+    from ts_frontend.module_value import ModuleInfo
+
+    asked = [n for n, v in vars(ModuleInfo).items() if isinstance(v, property)]
+    assert asked
+    importer = SourceImporter(
+        classes={"__torch__.m.C": ClassSpec("__torch__.m.C", True, attributes={"n": "int"})},
+        functions={},
+    )
+    concrete = importer.concrete("__torch__.m.C", None)
+    missing = [n for n in asked if not hasattr(concrete, n)]
+    assert missing == []

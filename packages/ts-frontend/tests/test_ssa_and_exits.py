@@ -236,3 +236,72 @@ def test_every_combination_of_exits_in_a_chain(ends, in_loop):
                 fn(5, a)
             continue
         assert fn(5, a) == want, source
+
+
+# -- behaviour PyTorch has and Python has, found by the differential fuzzer
+
+
+def test_a_variable_may_be_assigned_in_the_none_branch_of_a_refinement():
+    # only `x is not None`'s true branch is refined; the None branch keeps Optional[int]
+    source = (
+        "def f(x: Optional[int], c: bool) -> int:\n"
+        "    if x is not None:\n"
+        "        pass\n"
+        "    elif c:\n"
+        "        pass\n"
+        "    else:\n"
+        "        x = 2\n"
+        "    return 1 if x is None else x\n"
+    )
+    f = script_source(source)
+    assert [f(None, False), f(None, True), f(5, False)] == [2, 1, 5]
+
+
+def test_a_loop_whose_body_runs_is_kept_with_what_feeds_it():
+    # the loop's results are unused, but it runs (its condition is computed), so the
+    # select feeding it runs and raises, as in PyTorch and Python
+    import ts_runtime as torch
+
+    f = script_source(
+        "def f(x: Tensor) -> int:\n"
+        "    w = x[2]\n"
+        "    k = 0\n"
+        "    while k < 3:\n"
+        "        k += 1\n"
+        "        w = w * 0.5\n"
+        "    return 0\n",
+        optimize=False,
+    )
+    assert "prim::Loop" in str(f.graph)
+    with pytest.raises(Exception, match="out of range"):
+        f(torch.ones(2))
+    g = script_source(
+        "def g(s: str) -> int:\n    for i in range(1):\n        s = s[i]\n    return 0\n",
+        optimize=False,
+    )
+    with pytest.raises(IndexError):
+        g("")
+
+
+def test_a_constant_condition_compiles_one_branch():
+    text = graph_of(
+        "def f(a: bool, xs: List[int]) -> int:\n"
+        "    if True:\n"
+        "        if a:\n"
+        "            return len(xs)\n"
+        "    for i in range(3):\n"
+        "        xs[0] = i\n"
+        "    return 0\n"
+    )
+    assert text.count("prim::If") == 1
+    f = script_source(
+        "def f(a: bool, xs: List[int]) -> int:\n"
+        "    if True:\n"
+        "        if a:\n"
+        "            return len(xs)\n"
+        "    for i in range(3):\n"
+        "        xs[0] = i\n"
+        "    return 0\n"
+    )
+    with pytest.raises(IndexError):
+        f(False, [])

@@ -1,9 +1,16 @@
 """ts_ir.testing: FileCheck and checks written as comments, including IR files with checks."""
 
+import gc
 from pathlib import Path
 
 import pytest
-from ts_ir import FileCheck, FileCheckError, parse_ir, run_checks_from_comments
+from ts_ir import (
+    FileCheck,
+    FileCheckError,
+    FileCheckNotRunWarning,
+    parse_ir,
+    run_checks_from_comments,
+)
 
 TEXT = """graph(%x : Tensor):
   %1 : int = prim::Constant[value=1]()
@@ -41,7 +48,8 @@ def test_run_accepts_a_graph():
 def test_check_next_means_the_following_line():
     FileCheck().check("%1 : int").check_next("%2 : int").run(TEXT)
     err = fails(FileCheck().check("%1 : int").check_next("aten::add"))
-    assert err.reason == "not found on the line after the previous match"
+    assert err.reason == "the match is not on the expected line"
+    assert str(err).startswith('Expected to not find "\\n" but found it')
     err = fails(FileCheck().check("return").check_next("anything"), TEXT.rstrip("\n"))
     assert err.reason == "there is no line after the previous match"
     # the match must be on the next line even when the pattern occurs later
@@ -51,7 +59,7 @@ def test_check_next_means_the_following_line():
 def test_check_same_means_the_rest_of_the_line():
     FileCheck().check("aten::add").check_same("%1)").run(TEXT)
     err = fails(FileCheck().check("aten::add").check_same("%2)"))
-    assert err.reason == "not found on the same line as the previous match"
+    assert err.reason == "the match is not on the expected line"
     # only after the previous match
     fails(FileCheck().check("aten::add").check_same("%y :"))
 
@@ -131,14 +139,16 @@ def test_a_filecheck_needs_checks():
 
 def test_the_failure_message_shows_the_directive_and_the_text_around_it():
     err = fails(FileCheck().check("%1 : int").check_next("aten::add"))
+    # as PyTorch's message starts, then where: the newline before the match
     assert str(err) == (
-        "FileCheck failed at CHECK-NEXT: aten::add\n"
-        "  not found on the line after the previous match\n"
-        "  in the input, line 3, column 1:\n"
+        'Expected to not find "\\n" but found it\n'
+        "From CHECK-NEXT: aten::add\n"
+        "  the match is not on the expected line\n"
+        "  in the input, line 3, column 39:\n"
         "  1 | graph(%x : Tensor):\n"
         "  2 |   %1 : int = prim::Constant[value=1]()\n"
         "  3 |   %2 : int = prim::Constant[value=2]()\n"
-        "    | ^\n"
+        "    |                                       ^\n"
         "  4 |   %y : Tensor = aten::add(%x, %x, %1)\n"
         "  5 |   %z : Tensor = aten::mul(%y, %2)"
     )
@@ -150,12 +160,17 @@ def test_the_caret_marks_the_column():
     (caret,) = [i for i, line in enumerate(lines) if line.endswith("^")]
     assert lines[caret - 1] == "  6 |   return (%z)"
     assert lines[caret].index("^") == lines[caret - 1].index("%z")
-    assert "line 6, column 11" in lines[2]
+    assert lines[0] == 'Expected to not find "%z" but found it'
+    assert "line 6, column 11" in lines[3]
 
 
 def test_repr_lists_the_checks():
     fc = FileCheck().check("a").check_count("b", 2, exactly=True)
     assert repr(fc) == "FileCheck(CHECK: a; CHECK-COUNT-EXACTLY-2: b)"
+    # dropped without running, it says so, as PyTorch's does
+    with pytest.warns(FileCheckNotRunWarning, match="You have not run this instance of FileCheck"):
+        del fc
+        gc.collect()
 
 
 CHECKED_SOURCE = """
@@ -164,7 +179,7 @@ def test_something():
     # CHECK-DAG: prim::Constant[value=1]
     # CHECK: aten::add
     # CHECK-SAME: %x, %x
-    # CHECK-NEXT:   aten::mul
+    # CHECK-NEXT:   %z : Tensor = aten::mul
     # CHECK-NOT: aten::sub
     z = 1  # CHECK: return (%z)
 """
@@ -194,8 +209,14 @@ def test_comment_checks_are_validated():
         run_checks_from_comments("# CHECK: a\n# CHECK-NXT: b\n", TEXT)
     with pytest.raises(ValueError, match="no checks"):
         run_checks_from_comments("# nothing to check here\n", TEXT)
-    with pytest.raises(ValueError, match="non-empty"):
-        run_checks_from_comments("# CHECK:   \n", TEXT)
+    # as in PyTorch: one space after the colon, then the pattern, its spaces included
+    with pytest.raises(ValueError, match="could not parse check"):
+        run_checks_from_comments("# CHECK:\n", TEXT)
+    with pytest.raises(ValueError, match="could not parse check"):
+        run_checks_from_comments("# CHECK:aten::add\n", TEXT)
+    with pytest.raises(FileCheckError, match='Expected to find "aten::add " but did not find it'):
+        run_checks_from_comments("# CHECK: aten::add \n", TEXT)
+    run_checks_from_comments("# CHECK:   %y\n", TEXT)  # the pattern is "  %y"
 
 
 IR_FILES = sorted((Path(__file__).parent / "filecheck").glob("*.ir"))
@@ -214,3 +235,32 @@ def test_ir_files_with_checks(path):
 
 def test_there_are_ir_files():
     assert len(IR_FILES) >= 3
+
+
+# -- multi-case files
+
+
+def test_split_cases_with_a_header_and_lines():
+    from ts_ir import CASE_MARKER, split_cases
+
+    text = (
+        "# PASSES: dce\n# a header\n"
+        f"{CASE_MARKER}\n# CASE: one\ngraph():\n  return ()\n"
+        f"{CASE_MARKER}\n# PASSES: cse\n# CASE: two\ngraph():\n  return ()\n"
+    )
+    one, two = split_cases(text)
+    assert (one.line, two.line) == (4, 8)
+    assert one.text.startswith("# PASSES: dce\n# a header\n# CASE: one\n")
+    assert (one.directive("CASE"), one.directive("PASSES")) == ("one", "dce")
+    assert two.directive("PASSES") == "cse"  # the case's own line wins over the header's
+    assert one.directive("CHANGED") is None
+
+
+def test_split_cases_without_a_header_or_markers():
+    from ts_ir import split_cases
+
+    text = "graph():\n  return ()\n"
+    (only,) = split_cases(text)
+    assert (only.text, only.line) == (text, 1)
+    first, second = split_cases(f"{text}# -----\n{text}# -----\n\n")
+    assert (first.line, second.line) == (1, 4)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import ts_passes
 from passes_helpers import parse
@@ -76,3 +78,92 @@ def test_cli_in_process(tmp_path, capsys):
     assert err.startswith("ts-opt: error: unknown pass 'nope'")
     assert main([str(tmp_path / "missing.ir")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+# -- a pass that breaks the graph is named
+
+
+def _break_the_graph(graph):
+    """Make the returned value a use of a value defined later (malformed)."""
+    first = next(iter(graph.nodes()))
+    last = list(graph.nodes())[-1]
+    first.replace_input(0, last.output())
+    return True
+
+
+def _raise(graph):
+    """Fail with an untyped error."""
+    raise ZeroDivisionError("oops")
+
+
+def _return_none(graph):
+    """Forget to say whether the graph changed."""
+
+
+register_pass("test-breaks-the-graph", _break_the_graph)
+register_pass("test-raises", _raise)
+register_pass("test-returns-none", _return_none)
+
+
+def test_a_failing_pass_is_named():
+    with pytest.raises(ts_passes.PassFailedError, match="pass 'test_raises' failed") as info:
+        run_passes(parse(TEXT), ["cse", "test-raises", "dce"])
+    assert info.value.pass_name == "test_raises"
+    assert isinstance(info.value.__cause__, ZeroDivisionError)
+
+
+def test_a_pass_must_return_a_bool():
+    with pytest.raises(ts_passes.PassFailedError, match="'test_returns_none' returned None"):
+        run_passes(parse(TEXT), ["test-returns-none"])
+
+
+def test_verify_each_names_the_pass_that_left_a_malformed_graph():
+    g = parse(TEXT)
+    assert run_passes(g, ["cse", "test-breaks-the-graph"])  # not verified: unnoticed
+    g = parse(TEXT)
+    with pytest.raises(ts_passes.PassFailedError, match="'test_breaks_the_graph' left a malformed"):
+        run_passes(g, ["cse", "test-breaks-the-graph", "dce"], verify_each=True)
+
+
+def test_the_execution_pipeline_names_a_failing_pass(monkeypatch):
+    calls = []
+
+    def failing_dce(graph):
+        calls.append(graph)
+        raise ValueError("broken")
+
+    from ts_passes import pass_manager
+
+    info = get_pass("dce")
+    monkeypatch.setitem(pass_manager._passes, info.name, dataclasses.replace(info, fn=failing_dce))
+    with pytest.raises(ts_passes.PassFailedError, match="'dead_code_elimination' failed"):
+        ts_passes.optimize_for_execution(parse(TEXT), requires_grad=False, grad_enabled=True)
+    assert calls
+
+
+def test_cli_verify_each_and_split_input_file(tmp_path, capsys):
+    path = tmp_path / "cases.ir"
+    path.write_text(f"# PASSES: cse,dce\n# -----\n{TEXT}# -----\n{TEXT.replace('relu', 'tanh')}")
+    assert main([str(path), "-p", "cse,dce", "--split-input-file", "--verify-each"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("# -----\n") == 1
+    assert out.count("aten::mul") == 4 and "relu" not in out and "tanh" not in out
+    # without --split-input-file, the separators make the text one malformed graph
+    assert main([str(path), "-p", "dce"]) == 1
+    capsys.readouterr()
+    one = tmp_path / "one.ir"
+    one.write_text(TEXT)
+    assert main([str(one), "-p", "cse,test-breaks-the-graph", "--verify-each"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ts-opt: error: pass 'test_breaks_the_graph' left a malformed graph")
+    assert "\n" not in err.rstrip("\n")
+
+
+def test_cli_lints_its_input(tmp_path, capsys):
+    path = tmp_path / "bad.ir"
+    path.write_text(
+        "graph(%c : int):\n  %r : int = prim::If(%c)\n    block0():\n      -> (%c)\n  return (%r)\n"
+    )
+    assert main([str(path), "-p", "dce"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ts-opt: error: {path}:1: ")

@@ -168,3 +168,15 @@ def test_generated_code_computes_silently_as_pytorch_does():
         warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ts_runtime\.")
         out = code(ts.tensor([1.0, 0.0]), ts.tensor([0.0, 0.0]))
     assert np.isinf(out.numpy()[0]) and np.isnan(out.numpy()[1])
+
+
+def test_relu_keeps_the_sign_of_a_negative_zero_as_pytorch():
+    # PyTorch's relu is x < 0 ? 0 : x: relu(-0.0) is -0.0 (a later 1 / x is -inf), nan stays
+    text = "graph(%a : Float(*, device=cpu)):\n  %r : Tensor = aten::relu(%a)\n  return (%r)\n"
+    x = ts.from_numpy(np.array([-0.0, 0.0, -1.5, np.nan, 2.0], dtype=np.float32))
+    fast, slow, used = run_both(text, [x])
+    assert used == 1
+    for out in (fast, slow, ts.relu(x)):
+        got = out.numpy()
+        assert np.signbit(got).tolist() == [True, False, False, False, False]
+        assert np.isnan(got[3]) and got[4] == 2.0

@@ -31,8 +31,8 @@ def arr(*shape, dtype=np.float64):
 @pytest.mark.parametrize("shape", [(5,), (3, 4), (2, 3, 2), (0, 3)])
 def test_where_condition_is_numpy_nonzero(shape):
     a = arr(*shape)
-    got = ts.where(ts.from_numpy(a) > 0)
-    assert isinstance(got, list) and len(got) == len(shape)
+    got = ts.where(ts.from_numpy(a) > 0)  # a tuple, as PyTorch's eager torch.where gives
+    assert isinstance(got, tuple) and len(got) == len(shape)
     for g, e in zip(got, np.nonzero(a > 0), strict=True):
         assert g.dtype == ts.int64
         np.testing.assert_array_equal(g.numpy(), e)
@@ -218,3 +218,22 @@ def test_out_refuses_autograd():
         ts.exp(x, out=ts.empty(2))
     with ts.no_grad():
         ts.exp(x, out=ts.empty(2))
+
+
+# ---------------------------------------------------------------------------
+# requests from real code
+
+
+def test_a_gradient_arrives_in_its_outputs_dtype_after_promotion():
+    x = ts.from_numpy(np.ones((2, 3), np.float32)).requires_grad_(True)
+    y = ts.matmul(x, ts.from_numpy(np.ones((3, 2), np.float32)))
+    (y * ts.from_numpy(np.ones((2, 2)))).sum().backward()  # float32 * float64 is float64
+    assert x.grad.dtype == ts.float32
+    np.testing.assert_array_equal(x.grad.numpy(), np.full((2, 3), 2.0, np.float32))
+
+
+def test_python_ints_out_of_an_integer_dtypes_range_wrap_around():
+    x = ts.tensor([255, 37], dtype=ts.uint8)
+    assert (x & -32).tolist() == [224, 32]
+    assert (x + -1).tolist() == [254, 36]
+    assert (ts.tensor([1], dtype=ts.int8) * 200).tolist() == [-56]

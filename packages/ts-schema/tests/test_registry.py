@@ -11,6 +11,7 @@ from ts_schema import (
     Operator,
     OperatorRegistry,
     SchemaError,
+    Tag,
     UnimplementedOperatorError,
     UnknownOperatorError,
     operator,
@@ -169,7 +170,7 @@ def test_side_effects(fresh):
     conservative = fresh.register(
         "my_ns::log(Tensor x) -> ()", alias_analysis=AliasAnalysisKind.CONSERVATIVE
     )
-    flagged = fresh.register("my_ns::emit(Tensor x) -> ()", side_effects=True)
+    flagged = fresh.register("my_ns::emit(Tensor x) -> ()", tags={Tag.side_effect})
     assert not pure.has_side_effects
     assert conservative.has_side_effects
     assert flagged.has_side_effects and flagged.alias_analysis is AliasAnalysisKind.FROM_SCHEMA

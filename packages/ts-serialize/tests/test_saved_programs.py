@@ -94,6 +94,8 @@ def test_every_attribute_kind_round_trips() -> None:
     # the view still shares memory with the buffer, and the shared submodule is one object
     assert np.shares_memory(loaded.view.numpy(), loaded.table_t.numpy())
     assert (loaded.block is loaded.shared) == (m.block is m.shared)
+    same_weight = m.block.lin.weight is m.shared.lin.weight
+    assert (loaded.block.lin.weight is loaded.shared.lin.weight) == same_weight
     assert sorted(dict(loaded.named_parameters())) == sorted(dict(m.named_parameters()))
     assert sorted(dict(loaded.named_buffers())) == sorted(dict(m.named_buffers()))
     assert loaded.weight.requires_grad and isinstance(loaded.weight, nn.Parameter)
@@ -224,3 +226,27 @@ def test_map_location() -> None:
 
 def lambda_free_add(a: int, b: int) -> int:
     return a + b
+
+
+def test_script_module_subclasses_with_script_methods() -> None:
+    import ts_frontend
+
+    class Projected(ts_frontend.ScriptModule):
+        def __init__(self) -> None:
+            super().__init__()
+            self.weight = nn.Parameter(torch.randn(4, 4))
+
+        @ts_frontend.script_method
+        def project(self, x):
+            return x.mm(self.weight)
+
+        @ts_frontend.script_method
+        def forward(self, x):
+            return self.project(x) * 2
+
+    m = Projected()
+    buf = io.BytesIO()
+    m.save(buf)
+    loaded = ts_serialize.load(io.BytesIO(buf.getvalue()))
+    x = torch.randn(3, 4)
+    assert same(m(x), loaded(x)) and same(m.project(x), loaded.project(x))

@@ -6,7 +6,7 @@
 - A 1.6 KB archive whose storage declares 226 GB is refused without allocating.
 - Zip bombs (an entry inflating far past what it declares, or declaring more
   than the limits) are refused with bounded memory.
-- `TSJIT_FUZZ_CASES` mutants (500 by default, 10,000 in `nox -s fuzz`) of
+- `TSJIT_FUZZ_CASES` mutants (500 by default, 10,000 in `nox -s archive_fuzz`) of
   PyTorch-written archives raise only `ArchiveError`s.
 """
 

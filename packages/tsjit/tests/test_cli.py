@@ -116,7 +116,9 @@ def test_script_shows_the_instructions_of_a_module(program: Path):
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     listing = done.stdout.split("interpreter Code for the example inputs")[1]
-    assert "GetAttr" in listing and "linear" in listing and "relu" in listing
+    assert "GetAttr" in listing and "linear" in listing
+    # the linear layer's bias and the relu run as one fused kernel, or as two instructions
+    assert "FusionGroup" in listing or "relu" in listing
     assert "RET " in listing
 
 

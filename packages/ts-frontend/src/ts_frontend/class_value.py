@@ -307,3 +307,22 @@ class InterfaceMethod(SugaredValue):
         kwargs: dict[str, NamedValue],
     ) -> SugaredValue:
         return emit_call_method(ctx, loc, self.self_value, self.name, self.schema, args, kwargs)
+
+
+class EnumClassValue(SugaredValue):
+    """An `enum.Enum` class: its members are constants of its type."""
+
+    kind = "enum class"
+
+    def __init__(self, cls: type, typ: Type) -> None:
+        self.cls = cls
+        self.type = typ
+
+    def describe(self) -> str:
+        return f"enum '{self.cls.__name__}'"
+
+    def attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
+        member = self.cls.__members__.get(name)  # type: ignore[attr-defined]
+        if member is None:
+            raise NotSupportedError(f"{self.describe()} has no member '{name}'", loc)
+        return ConstantValue(member, self.type)

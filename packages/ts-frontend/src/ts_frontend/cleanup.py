@@ -272,6 +272,16 @@ class _DeadCode:
             self.mark_node(node)
 
     def mark_node(self, node: Node) -> None:
+        if node.kind is LOOP:
+            # as TorchScript's `markLoop`: a loop whose body computes something live (its next
+            # condition, or a carried value the body reads) runs, and so is kept
+            marked = len(self.live_nodes)
+            self.mark_loop(node)
+            if len(self.live_nodes) > marked:
+                self.live_nodes.add(node)
+                for v in node.inputs:
+                    self.live.add(v)
+                return
         if not (self.has_effects(node) or any(o in self.live for o in node.outputs)):
             return
         self.live_nodes.add(node)
@@ -294,7 +304,8 @@ class _DeadCode:
         while True:
             before = len(self.live)
             for i, out in enumerate(node.outputs):
-                if out in self.live or body.inputs[1 + i] in self.live:
+                inner = body.inputs[1 + i]
+                if out in self.live or inner in self.live or inner.uses:
                     self.live.add(body.outputs[1 + i])
                     self.live.add(out)
             for m in list(body.nodes_reversed()):

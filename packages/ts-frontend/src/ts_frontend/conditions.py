@@ -21,12 +21,13 @@ from ts_ir import (
     Type,
     UnionType,
     Value,
+    constant_value,
 )
 
 from . import tree as t
 from .conversions import to_bool
 from .emit_context import Expressions, FunctionState
-from .kinds import IF
+from .kinds import CONSTANT, IF
 from .refinement import CondValue, Refinement, RefinementSet
 from .sugared_value import ConstantValue, SugaredValue
 
@@ -80,8 +81,11 @@ class ConditionEmitter:
             return sugared.cond
         if isinstance(sugared, ConstantValue) and isinstance(sugared.value, bool):
             return CondValue(None, RefinementSet(), sugared.value)
-        value = to_bool(self.state, sugared.as_value(self.state, e.range), e.range)
-        return CondValue(value, RefinementSet(), None)
+        value = sugared.as_value(self.state, e.range)
+        if value.node.kind is CONSTANT and isinstance(value.type, BoolType):
+            # `if True:` compiles one branch, as TorchScript's constant conditions do
+            return CondValue(None, RefinementSet(), bool(constant_value(value)))
+        return CondValue(to_bool(self.state, value, e.range), RefinementSet(), None)
 
     def emit_short_circuit(self, e: t.BoolOp) -> CondValue:
         state = self.state
@@ -251,4 +255,6 @@ def _none_test(typ: Type, name: str | None) -> tuple[bool | None, RefinementSet]
         not_none = UnionType.create(members) if members else None
     if not_none is None:
         return None, RefinementSet()
-    return None, RefinementSet([Refinement(name, NoneType.get())], [Refinement(name, not_none)])
+    # as TorchScript: only the branch where `x` is not None is refined (its None branch keeps
+    # `x`'s declared type, so `x` may be assigned there)
+    return None, RefinementSet([], [Refinement(name, not_none)])

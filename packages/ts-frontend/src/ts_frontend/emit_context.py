@@ -15,6 +15,7 @@ remembers which overload a signature of argument types picks.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any, Protocol
 
 from ts_ir import (
@@ -89,7 +90,7 @@ class FunctionState:
     def constant(self, value: Any, loc: SourceRange | None, typ: Type | None = None) -> Value:
         if isinstance(value, bool):
             value = bool(value)
-        elif isinstance(value, int) and type(value) is not int:
+        elif isinstance(value, int) and type(value) is not int and not isinstance(value, Enum):
             value = int(value)
         return self.graph.insert_constant(value, typ, source_range=loc)
 

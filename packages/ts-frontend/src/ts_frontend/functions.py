@@ -47,7 +47,7 @@ class ScriptFunction(ts_runtime.Function):
 
     # what a call converts at the boundary with Python: the parameters typed by a TorchScript
     # class, and whether the result holds named tuples (None until the first call)
-    _boundary: tuple[dict[str, tuple[int, ClassType | None]], bool] | None = None
+    _boundary: tuple[dict[str, tuple[int, Type]], bool] | None = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         state = current_tracing_state()
@@ -91,34 +91,58 @@ class PythonFunction:
         return self.fn(*args)
 
 
-def _boundary_of(schema: Any) -> tuple[dict[str, tuple[int, ClassType | None]], bool]:
+def _boundary_of(schema: Any) -> tuple[dict[str, tuple[int, Type]], bool]:
     returns = getattr(schema, "returns", None) or []
     named = len(returns) == 1 and _has_named_tuple(returns[0].type)
     return _object_params(schema), named
 
 
-def _object_params(schema: Any) -> dict[str, tuple[int, ClassType | None]]:
-    """The parameters typed by a TorchScript class (not a module) or an interface, by name;
-    for an interface, the object's own class decides (None)."""
-    out: dict[str, tuple[int, ClassType | None]] = {}
+def _object_params(schema: Any) -> dict[str, tuple[int, Type]]:
+    """The parameters whose type holds a TorchScript class (not a module) or an interface
+    (`Boxes`, `List[Boxes]`, `Optional[Shape]`), by name."""
+    out: dict[str, tuple[int, Type]] = {}
     for i, arg in enumerate(getattr(schema, "arguments", ())):
-        if isinstance(arg.type, ClassType) and not arg.type.is_module:
+        if _holds_objects(arg.type):
             out[arg.name] = (i, arg.type)
-        elif isinstance(arg.type, InterfaceType):
-            out[arg.name] = (i, None)
     return out
 
 
+def _holds_objects(typ: Type) -> bool:
+    if isinstance(typ, ClassType):
+        return not typ.is_module
+    if isinstance(typ, InterfaceType):
+        return True
+    return any(_holds_objects(t) for t in typ.contained_types())
+
+
 def _convert_objects(
-    objects: dict[str, tuple[int, ClassType | None]], args: tuple, kwargs: dict[str, Any]
+    objects: dict[str, tuple[int, Type]], args: tuple, kwargs: dict[str, Any]
 ) -> tuple[tuple, dict[str, Any]]:
     converted = list(args)
-    for name, (i, class_type) in objects.items():
+    for name, (i, typ) in objects.items():
         if i < len(converted):
-            converted[i] = to_script_object(converted[i], class_type)
+            converted[i] = _to_objects(converted[i], typ)
         elif name in kwargs:
-            kwargs = {**kwargs, name: to_script_object(kwargs[name], class_type)}
+            kwargs = {**kwargs, name: _to_objects(kwargs[name], typ)}
     return tuple(converted), kwargs
+
+
+def _to_objects(value: Any, typ: Type) -> Any:
+    """`value` with the Python instances of TorchScript classes in it copied into script
+    objects, following `typ` into lists, tuples, dicts and optionals."""
+    if isinstance(typ, ClassType):
+        return to_script_object(value, typ)
+    if isinstance(typ, InterfaceType):
+        return to_script_object(value)
+    if isinstance(typ, OptionalType):
+        return None if value is None else _to_objects(value, typ.element)
+    if isinstance(typ, ListType) and isinstance(value, (list, tuple)):
+        return [_to_objects(v, typ.element) for v in value]
+    if isinstance(typ, TupleType) and isinstance(value, tuple):
+        return tuple(_to_objects(v, t) for v, t in zip(value, typ.elements, strict=False))
+    if isinstance(typ, DictType) and isinstance(value, dict):
+        return {k: _to_objects(v, typ.value) for k, v in value.items()}
+    return value
 
 
 def _has_named_tuple(typ: Type) -> bool:

@@ -568,6 +568,8 @@ class _ImportedConcrete:
         self.constants = dict(spec.constants)
         self.methods = set(spec.methods)
         self.unusable: dict[str, str] = {}
+        self.functions: dict[str, SugaredValue] = {}  # Python attributes: printed code has none
+        self.method_aliases: dict[str, str] = {}  # printed code calls methods by their names
         self.submodules: dict[str, Any] = {}
         for name, typ in class_type.attributes.items():
             if (
@@ -614,9 +616,12 @@ class SourceImporter:
         functions: Mapping[str, t.Def],
         constants: Sequence[Any] = (),
         optimize: bool | None = None,
+        function_names: Mapping[str, str] | None = None,
     ) -> None:
         self.classes = dict(classes)
         self.functions = dict(functions)
+        # the names functions had when they were saved, where the archive records them
+        self.function_names = dict(function_names or {})
         self.constants = list(constants)
         self.compiler = _ImportCompiler(self, optimize)
         self.resolver = ImportResolver(self)
@@ -737,9 +742,10 @@ class SourceImporter:
                 f"recursive calls are not supported: '{qualified}' calls itself", loc
             )
         self._in_progress.add(qualified)
-        # TorchScript's Function name is the last part of its qualified name; another
-        # function of the archive may have it already, and the unit finds functions by name
-        name = qualified.rpartition(".")[2]
+        # the name it was saved with, else TorchScript's: the last part of its qualified
+        # name; another function of the archive may have it already, and the unit finds
+        # functions by name
+        name = self.function_names.get(qualified) or qualified.rpartition(".")[2]
         if self.compiler.unit.find_function(name) is not None:
             name = qualified.removeprefix("__torch__.")
         try:

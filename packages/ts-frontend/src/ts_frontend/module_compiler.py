@@ -105,6 +105,7 @@ class ConcreteModuleType:
         # attributes holding a function (`self.act = F.gelu`), as what they mean when called
         self.functions: dict[str, SugaredValue] = {}
         self.function_ids: dict[str, int] = {}
+        self.method_aliases: dict[str, str] = {}  # attributes holding a bound method of self
         self.container: str | None = None
         self.compiling: set[str] = set()
 
@@ -118,6 +119,7 @@ class ConcreteModuleType:
                 for n, s in self.submodules.items()
             ),
             tuple(sorted(self.function_ids.items())),
+            tuple(sorted(self.method_aliases.items())),
         )
 
 
@@ -292,6 +294,10 @@ class ModuleTypes:
                 c.functions[name] = to_sugared(value, None, name)
                 c.function_ids[name] = id(value)
                 continue
+            if inspect.ismethod(value) and value.__self__ is module:
+                # `self.act = self._mish`: calls of it call that method
+                c.method_aliases[name] = value.__func__.__name__
+                continue
             if inspect.isroutine(value):
                 c.unusable[name] = f"it holds a Python {type(value).__name__}"
                 continue
@@ -350,13 +356,15 @@ class ModuleTypes:
         if existing is not None:
             return existing
         cls = c.py_class
+        # TorchScript's _qualified_name: the module and the class's __name__ (a class defined
+        # in a function, `f.<locals>.M`, is `__torch__.<module>.M`), mangled when taken
         base = "__torch__" if cls.__module__ == "__main__" else f"__torch__.{cls.__module__}"
-        count = self.name_counts.get(f"{base}.{cls.__qualname__}", 0)
-        self.name_counts[f"{base}.{cls.__qualname__}"] = count + 1
+        count = self.name_counts.get(f"{base}.{cls.__name__}", 0)
+        self.name_counts[f"{base}.{cls.__name__}"] = count + 1
         qualified = (
-            f"{base}.{cls.__qualname__}"
+            f"{base}.{cls.__name__}"
             if count == 0
-            else f"{base}.___torch_mangle_{count - 1}.{cls.__qualname__}"
+            else f"{base}.___torch_mangle_{count - 1}.{cls.__name__}"
         )
         class_type = ClassType(qualified, is_module=True)
         for name, kind in c.kinds.items():

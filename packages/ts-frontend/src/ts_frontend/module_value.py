@@ -64,6 +64,9 @@ class ModuleInfo(Protocol):
     @property
     def functions(self) -> Mapping[str, SugaredValue]: ...
 
+    @property
+    def method_aliases(self) -> Mapping[str, str]: ...
+
 
 def _value_name(attr: str) -> str:
     return f"_{attr}" if attr[:1].isdigit() else attr
@@ -111,6 +114,8 @@ class ModuleValue(SugaredValue):
             return MethodValue(self.value, name)
         if name in c.functions:
             return c.functions[name]
+        if name in c.method_aliases:
+            return MethodValue(self.value, c.method_aliases[name])
         if name in c.unusable:
             raise NotSupportedError(
                 f"attribute '{name}' of {self.describe()} cannot be used in compiled code: "

@@ -179,10 +179,24 @@ class ConstantTable:
 
     def add(self, value: Any) -> int:
         for i, v in enumerate(self.values):
-            if v is value:
+            if v is value or _same_constant(v, value):
                 return i
         self.values.append(value)
         return len(self.values) - 1
+
+
+def _same_constant(a: Any, b: Any) -> bool:
+    """Equal values of the same kinds all the way down (so `1`, `1.0` and `True` differ);
+    tensors and other objects only by identity."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same_constant(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same_constant(a[k], b[k]) for k in a)
+    if isinstance(a, (bool, int, float, complex, str)) or a is None:
+        return a == b or (a != a and b != b)  # nan equals nan here
+    return a is b
 
 
 def qualified_function_name(fn: Any) -> str:
@@ -334,7 +348,7 @@ class PythonPrinter:
 
     def _previous_non_constant(self, n: Node) -> Node | None:
         p = n.prev
-        while p is not None and p.kind is CONSTANT:
+        while p is not None and (p.kind is CONSTANT or _unpacks_constant(p)):
             p = p.prev
         return p
 
@@ -343,7 +357,7 @@ class PythonPrinter:
         if n is point and self.can_inline(v):
             point = self.scan_node(n)
             self.output_inline.add(n)
-        elif n.kind is CONSTANT:
+        elif n.kind is CONSTANT or _unpacks_constant(n):
             self.output_inline.add(n)
         return point
 
@@ -431,13 +445,25 @@ class PythonPrinter:
             return qualified
         if n.has_attribute("name") and not n.has_attribute("value"):
             return n.s("name")
-        return self.constant_str(constant_value(out))
+        value = constant_value(out)
+        if self.enforce_importable and isinstance(value, (list, tuple, dict)) and value:
+            # a container constant (traced graphs have them) would compile back as a
+            # construction from its items; from the constant table it is the same constant
+            return f"CONSTANTS.c{self.constants.add(value)}"
+        return self.constant_str(value)
 
     # -- statements
 
     def print_node(self, node: Node, print_const: bool) -> None:
         kind = node.kind
         if not print_const and kind is CONSTANT:
+            return
+        if _unpacks_constant(node):
+            # the items of a constant tuple are constants: printed in place, as source that
+            # spells the tuple out compiles them (so print -> import -> print is stable)
+            items = constant_value(node.inputs[0])
+            for out, item in zip(node.outputs, items, strict=True):
+                self.expr_table[out] = self.constant_str(item)
             return
         if kind is RETURN:
             if self.enforce_importable and len(node.inputs) != 1:
@@ -686,6 +712,8 @@ class PythonPrinter:
         self.scan_block(block)
         self.level += 1
         for n in constants:
+            if all(_unpacks_constant(use.user) for use in n.output().uses):
+                continue  # only its items are printed
             self.print_node(n, True)
         self.print_block(block, bool(block.return_node.inputs))
         self.print_node(block.return_node, False)
@@ -741,6 +769,17 @@ class PythonPrinter:
     def print_method(self, fn: Any) -> None:
         """A method as `.code` shows it: `self` without its type."""
         self.print_function(fn, print_first_argument_type=False)
+
+
+def _unpacks_constant(node: Node) -> bool:
+    """A `prim::TupleUnpack` of a constant tuple: its outputs are constants."""
+    if node.kind is not TUPLE_UNPACK:
+        return False
+    source = node.inputs[0].node
+    if source.kind is not CONSTANT or not source.has_attribute("value"):
+        return False
+    items = constant_value(node.inputs[0])
+    return isinstance(items, tuple) and len(items) == len(node.outputs)
 
 
 def _is_known(node: Node) -> bool:

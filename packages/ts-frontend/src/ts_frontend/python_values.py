@@ -11,6 +11,7 @@ specially.
 
 from __future__ import annotations
 
+import enum
 import inspect
 import math
 import sys
@@ -25,7 +26,7 @@ from ts_schema import registry
 
 from . import jit_api
 from .builtins import builtin_for_object
-from .class_value import NamedTupleClassValue, PythonClassValue
+from .class_value import EnumClassValue, NamedTupleClassValue, PythonClassValue
 from .context import EmitContext
 from .conversions import emit_raise, to_bool
 from .dtype_names import DTYPE_CODES, LAYOUT_CODES, MEMORY_FORMAT_CODES
@@ -49,7 +50,7 @@ from .sugared_value import (
     kwarg_values,
     values_of,
 )
-from .type_annotations import is_named_tuple_class, named_tuple_type
+from .type_annotations import enum_type, is_named_tuple_class, named_tuple_type
 
 _MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan, "tau": math.tau}
 _TORCH_CONSTANTS = {"pi": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan}
@@ -123,6 +124,13 @@ def _class_value(cls: type, loc: SourceRange | None) -> SugaredValue:
         return ExceptionClassValue(cls)
     if cls.__name__ == "Tensor":
         return TensorClassValue()
+    if issubclass(cls, enum.Enum):
+        members = enum_type(cls)
+        if members is None:
+            raise NotSupportedError(
+                f"enum '{cls.__qualname__}' must have all int, all float or all str values", loc
+            )
+        return EnumClassValue(cls, members)
     if is_named_tuple_class(cls):
         typ = named_tuple_type(cls)
         if typ is None:

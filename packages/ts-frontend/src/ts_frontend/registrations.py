@@ -1,11 +1,10 @@
 """What the frontend tells the operator registry about operators it emits.
 
-`aten::set_grad_enabled` (emitted for `with torch.no_grad():`) returns
-nothing and writes no argument, so without this dead code elimination would
-delete it; it changes the grad mode, which is a side effect. `prim::Enter` and
-`prim::Exit` (emitted for `with obj:`) run the object's compiled `__enter__`
-and `__exit__`; `prim::CreateObject` makes an empty `ScriptObject` of its
-output's class, for the class's `__init__` to fill.
+`prim::Enter` and `prim::Exit` (emitted for `with obj:`) run the object's
+compiled `__enter__` and `__exit__`; `prim::CreateObject` makes an empty
+`ScriptObject` of its output's class, for the class's `__init__` to fill.
+(That `aten::set_grad_enabled` and `aten::warn` have side effects is their
+registry tag, `Tag.side_effect`.)
 """
 
 from __future__ import annotations
@@ -15,8 +14,6 @@ from typing import Any
 from ts_schema import registry
 
 from .script_object import ScriptObject
-
-_SIDE_EFFECTS = ("aten::set_grad_enabled",)
 
 
 def _enter(node: Any) -> Any:
@@ -33,10 +30,6 @@ def _create_object(node: Any) -> Any:
 
 
 def register() -> None:
-    for key in _SIDE_EFFECTS:
-        op = registry.find(key)
-        if op is not None and not op.side_effects:
-            registry.register(op.schema, side_effects=True)
     # `with obj:` on a compiled object calls its own __enter__ and __exit__ methods
     for key, factory in (
         ("prim::Enter", _enter),

@@ -154,6 +154,8 @@ class ScriptCompiler:
             try:
                 with cyclic_gc_paused():  # a compile makes only long-lived objects (ts_ir.memory)
                     definition = def_of_function(fn)
+                    if jit_api.is_unused(fn):  # scripted itself: its body is not compiled
+                        definition = _raising_body(definition)
                     qualified = f"{fn.__module__}.{fn.__qualname__}"
                     name = self.unique_name(fn.__name__, qualified)
                     compiled = self.compile_definition(
@@ -348,6 +350,14 @@ class _UnitFunction(SugaredValue):
 
     def as_value(self, ctx: Any, loc: SourceRange) -> Any:
         return function_constant(ctx, self._compiled(ctx, loc), loc)
+
+
+def _raising_body(d: t.Def) -> t.Def:
+    """`d` with a body that raises, as TorchScript compiles an `@unused` function."""
+    loc = d.range
+    message = t.Str(loc, f"{d.name} is marked @unused and cannot be called")
+    raise_error = t.Raise(loc, t.Call(loc, t.Name(loc, "RuntimeError"), [message], []))
+    return t.Def(loc, d.name, d.params, d.returns, [raise_error], d.type_comment, d.name_range)
 
 
 def _qualified_name(module: str, name: str) -> str:

@@ -26,6 +26,7 @@ that made their class (`Compiler.object_value`).
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 from ts_ir import (
@@ -34,6 +35,7 @@ from ts_ir import (
     Device,
     DeviceType,
     DictType,
+    EnumType,
     FloatType,
     FutureType,
     InterfaceType,
@@ -82,10 +84,17 @@ class NamedValue:
 
 
 def values_of(ctx: EmitContext, args: list[NamedValue]) -> list[Value]:
-    return [a.value(ctx) for a in args]
+    out = []
+    for a in args:
+        sugared = a.sugared
+        # most arguments are first-class already: skip the dispatch through as_value
+        out.append(sugared.value if type(sugared) is SimpleValue else a.value(ctx))
+    return out
 
 
 def kwarg_values(ctx: EmitContext, kwargs: dict[str, NamedValue]) -> dict[str, Value]:
+    if not kwargs:
+        return {}
     return {k: a.value(ctx) for k, a in kwargs.items()}
 
 
@@ -103,8 +112,8 @@ def python_constant(obj: Any) -> Any:
     """A Python value as a constant of compiled code (a parameter's default), or
     `NOT_CONSTANT`: numbers, strings, None, devices, dtypes (ints), and tuples and lists
     of them."""
-    if obj is None or isinstance(obj, Device):
-        return obj
+    if obj is None or isinstance(obj, (Device, enum.Enum)):
+        return obj  # an enum member is a constant of its enum's type
     if isinstance(obj, bool):
         return bool(obj)
     if isinstance(obj, int):
@@ -248,6 +257,8 @@ class SimpleValue(SugaredValue):
             return SimpleValue(node.output())
         if isinstance(typ, FutureType) and name == "wait":
             return BuiltinFunction("aten::wait", v, name="wait")
+        if isinstance(typ, EnumType) and name in ("name", "value"):
+            return SimpleValue(_enum_property(ctx, loc, v, typ, name))
         if isinstance(typ, DeviceType) and name in _DEVICE_PROPERTIES:
             return SimpleValue(ctx.call_builtin(_DEVICE_PROPERTIES[name], [v], {}, loc))
         if isinstance(typ, IntType) and name in _DTYPE_QUERIES:
@@ -362,6 +373,18 @@ def _dtype_query(ctx: EmitContext, loc: SourceRange, v: Value, name: str) -> Sug
     )
 
 
+def _enum_property(ctx: EmitContext, loc: SourceRange, v: Value, typ: EnumType, name: str) -> Value:
+    """`color.name` (`prim::EnumName`), `color.value` (`prim::EnumValue` of the value type)."""
+    if name == "name":
+        return ctx.call_builtin("prim::EnumName", [v], {}, loc)
+    overload = {IntType: "int", FloatType: "float", StringType: "str"}[type(typ.value_type)]
+    op = registry.find(f"prim::EnumValue.{overload}")
+    assert op is not None
+    node = ctx.insert(ctx.graph.create(op.schema.name, [v], 1), loc)
+    node.output().set_type(typ.value_type)
+    return node.output()
+
+
 def _tensor_attribute(ctx: EmitContext, loc: SourceRange, v: Value, name: str) -> SugaredValue:
     prop = _TENSOR_PROPERTIES.get(name)
     if prop is not None:
@@ -430,7 +453,7 @@ class BuiltinFunction(SugaredValue):
     ) -> SugaredValue:
         values = values_of(ctx, args)
         if self.self_value is not None:
-            values.insert(0, self.self_value)
+            values = [self.self_value, *values]
         return SimpleValue(ctx.call_builtin(self.symbol, values, kwarg_values(ctx, kwargs), loc))
 
 

@@ -9,6 +9,7 @@ The same rules turn Python objects (class annotations of modules) into types.
 
 from __future__ import annotations
 
+import enum
 import re
 import typing
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from ts_ir import (
     Device,
     DeviceType,
     DictType,
+    EnumType,
     FloatType,
     FutureType,
     GeneratorType,
@@ -121,6 +123,8 @@ def type_from_python(obj: Any) -> Type | None:
         return AnyTupleType.get()
     if is_named_tuple_class(obj):
         return named_tuple_type(obj)
+    if isinstance(obj, type) and issubclass(obj, enum.Enum):
+        return enum_type(obj)
     if isinstance(obj, type):
         if obj.__name__ == "Tensor" or obj.__name__ == "Parameter":
             return TensorType.get()
@@ -216,6 +220,15 @@ def named_tuple_type(cls: type) -> TupleType | None:
     qualified = qualified_class_name(cls)
     NAMED_TUPLE_CLASSES[qualified] = cls
     return TupleType(elements, fields, qualified)  # type: ignore[arg-type]
+
+
+def enum_type(cls: type[enum.Enum]) -> EnumType | None:
+    """The type of an `enum.Enum` class whose values are all ints, all floats or all strings."""
+    values = [m.value for m in cls]
+    for python_type, typ in ((int, IntType), (float, FloatType), (str, StringType)):
+        if values and all(type(v) is python_type for v in values):
+            return EnumType(qualified_class_name(cls), typ.get(), [m.name for m in cls])
+    return None
 
 
 #: the Python classes of the NamedTuple types made so far, by qualified name (so a compiled

@@ -36,10 +36,10 @@ from dataclasses import dataclass
 from llvmlite import ir
 from ts_ir import Category, ScalarType, TensorType, Value
 
-from .llvm_types import F64, I1, I8, I32, I64, PTR, memory_type, numpy_dtype
-from .mathlib import declare
+from .llvm_types import F64, I1, I8, I32, I64, PTR, memory_type, numpy_dtype, register_type
+from .mathlib import declare, intrinsic
 from .operands import Operand, cast_value, constant_value_of
-from .specialization import Access, Leaf, Path, Specialization
+from .specialization import Access, Leaf, Path, Specialization, Step
 
 S = ScalarType
 
@@ -279,8 +279,10 @@ class KernelEmitter:
 
         if spec.path is Path.FLAT:
             status = self._flat(start, end)
-        else:
+        elif spec.path is Path.STRIDED:
             status = self._strided(start, end)
+        else:
+            status = self._rows(start, end)
         b.ret(status)
 
     def _info(self, index: int) -> ir.Value:
@@ -451,13 +453,14 @@ class KernelEmitter:
 
     # -- the strided path: rows of the innermost dimension
 
-    def _strided(self, start: ir.Value, end: ir.Value) -> ir.Value:
+    def _row_layout(
+        self,
+    ) -> tuple[list[ir.Value], list[tuple[int, Leaf]], dict[Value, list[ir.Value]]]:
+        """(the iteration sizes, the leaves that move, each one's strides), read from `info`."""
         spec = self.spec
-        b = self.b
         rank = spec.rank
         _offsets_at, sizes_at, strides_at = spec.info_layout()
         sizes = [self._info(sizes_at + d) for d in range(rank)]
-        inner = sizes[-1]
         moving = [
             (k, leaf)
             for k, leaf in enumerate(spec.leaves)
@@ -467,9 +470,19 @@ class KernelEmitter:
             leaf.value: [self._info(strides_at + k * rank + d) for d in range(rank)]
             for k, leaf in moving
         }
+        return sizes, moving, strides
 
-        rows = _Loop(b, start, end, "row", [I1(0)])
-        row = rows.index
+    def _row_bases(
+        self,
+        row: ir.Value,
+        sizes: list[ir.Value],
+        moving: list[tuple[int, Leaf]],
+        strides: dict[Value, list[ir.Value]],
+    ) -> tuple[dict[Value, ir.Value], dict[Value, Operand]]:
+        """Each moving leaf's pointer to the start of row `row`, and the values of the leaves that
+        are the same along the row."""
+        b = self.b
+        rank = self.spec.rank
         # the row's position in the outer dimensions, innermost first
         row_offset: dict[Value, ir.Value] = {leaf.value: I64(0) for _, leaf in moving}
         rest: ir.Value = row
@@ -494,26 +507,194 @@ class KernelEmitter:
             row_base[leaf.value] = base
             if leaf.access is Access.ROW_BROADCAST:
                 row_values[leaf.value] = self._load(leaf, base)
+        return row_base, row_values
+
+    def _row_loader(
+        self,
+        j: ir.Value,
+        row_base: dict[Value, ir.Value],
+        row_values: dict[Value, Operand],
+        strides: dict[Value, list[ir.Value]],
+    ) -> Callable[[Leaf], Operand]:
+        """Loads element `j` of the current row."""
+        b = self.b
+        rank = self.spec.rank
+
+        def load(leaf: Leaf) -> Operand:
+            if leaf.access is Access.ROW_BROADCAST:
+                return row_values[leaf.value]
+            index = (
+                j if leaf.access is Access.CONTIGUOUS else b.mul(j, strides[leaf.value][rank - 1])
+            )
+            return self._load(
+                leaf, b.gep(row_base[leaf.value], [index], source_etype=memory_type(leaf.dtype))
+            )
+
+        return load
+
+    def _strided(self, start: ir.Value, end: ir.Value) -> ir.Value:
+        b = self.b
+        sizes, moving, strides = self._row_layout()
+        inner = sizes[-1]
+        rows = _Loop(b, start, end, "row", [I1(0)])
+        row = rows.index
+        row_base, row_values = self._row_bases(row, sizes, moving, strides)
         out_row = b.mul(row, inner)
 
         def element(j: ir.Value, exact: bool) -> _ElementContext:
-            def load(leaf: Leaf) -> Operand:
-                if leaf.access is Access.ROW_BROADCAST:
-                    return row_values[leaf.value]
-                index = (
-                    j
-                    if leaf.access is Access.CONTIGUOUS
-                    else b.mul(j, strides[leaf.value][rank - 1])
-                )
-                return self._load(
-                    leaf, b.gep(row_base[leaf.value], [index], source_etype=memory_type(leaf.dtype))
-                )
-
+            load = self._row_loader(j, row_base, row_values, strides)
             return self._element(exact, load, self._store_at(b.add(out_row, j)))
 
         failed_row = self._run(I64(0), inner, "col", element)
         (failed,) = rows.close([b.or_(rows.phis[0], failed_row)])
         return b.zext(failed, I32)
+
+    # -- the rows path: reductions along the innermost dimension (`reductions`)
+
+    def _rows(self, start: ir.Value, end: ir.Value) -> ir.Value:
+        """Per row: one loop per round of reductions, accumulating along the row; then one loop
+        computing and storing the outputs that vary along the row; outputs with one element
+        per row are stored once. Values the same along the row are computed once, before the
+        loop that needs them. Functions that would ask for an exact rerun (float32
+        trigonometry) take their exact path directly here."""
+        spec = self.spec
+        b = self.b
+        sizes, moving, strides = self._row_layout()
+        inner = sizes[-1]
+        rows = _Loop(b, start, end, "row", [I1(0)])
+        row = rows.index
+        row_base, row_values = self._row_bases(row, sizes, moving, strides)
+        env: dict[Value, Operand] = {**self.shared, **row_values}
+        row_ctx = _ElementContext(b, exact=True)
+        failed: ir.Value = rows.phis[0]
+
+        def loop(
+            name: str, targets: list[Value], carried: list[ir.Value]
+        ) -> tuple[_Loop, dict[Value, Operand], _ElementContext]:
+            self._evaluate(targets, env, None, row_ctx, row_only=True)
+            lp = _Loop(b, I64(0), inner, name, [*carried, I1(0)])
+            local = dict(env)
+            ctx = _ElementContext(b, exact=True)
+            load = self._row_loader(lp.index, row_base, row_values, strides)
+            self._evaluate(targets, local, load, ctx, row_only=False)
+            return lp, local, ctx
+
+        for phase in range(1, spec.phases + 1):
+            reductions = [step for step in spec.steps if step.phase == phase]
+            targets = [step.node.inputs[0] for step in reductions]
+            lp, local, ctx = loop(f"reduce{phase}", targets, [_identity(s) for s in reductions])
+            updated = [
+                _combine(b, s, acc, ctx.cast(local[x], s.dtype))
+                for s, acc, x in zip(reductions, lp.phis, targets, strict=False)
+            ]
+            updated.append(b.or_(lp.phis[-1], _any(b, ctx.fail_flags)))
+            results = lp.close(updated)
+            failed = b.or_(failed, results[-1])
+            for s, acc in zip(reductions, results, strict=False):
+                out = s.node.output()
+                env[out] = Operand(s.dtype, spec.operands[out].category, _finish(b, s, acc, inner))
+
+        rank = len(spec.shape)
+        row_shape = (*spec.shape[:-1], 1)
+        varying = [
+            k
+            for k, shape in enumerate(spec.output_shapes)
+            if (1,) * (rank - len(shape)) + shape == spec.shape and spec.shape != row_shape
+        ]
+        if varying:
+            targets = [spec.outputs[k][0] for k in varying]
+            lp, local, ctx = loop("store", targets, [])
+            store = self._store_at(b.add(b.mul(row, inner), lp.index))
+            for k, v in zip(varying, targets, strict=True):
+                self._store_output(k, local[v], store)
+            (fail,) = lp.close([b.or_(lp.phis[-1], _any(b, ctx.fail_flags))])
+            failed = b.or_(failed, fail)
+        once = [k for k in range(len(spec.outputs)) if k not in varying]
+        if once:
+            targets = [spec.outputs[k][0] for k in once]
+            self._evaluate(targets, env, None, row_ctx, row_only=True)
+            store = self._store_at(row)
+            for k, v in zip(once, targets, strict=True):
+                self._store_output(k, env[v], store)
+        failed = b.or_(failed, _any(b, row_ctx.fail_flags))
+        (failed,) = rows.close([failed])
+        return b.zext(failed, I32)
+
+    def _store_output(
+        self, k: int, operand: Operand, store: Callable[[int, ir.Value], None]
+    ) -> None:
+        dtype = self.spec.outputs[k][1]
+        value = _ElementContext(self.b, exact=True).cast(operand, dtype)
+        if dtype is S.Bool:
+            value = self.b.zext(value, I8)
+        store(k, value)
+
+    def _evaluate(
+        self,
+        targets: list[Value],
+        env: dict[Value, Operand],
+        load: Callable[[Leaf], Operand] | None,
+        ctx: _ElementContext,
+        *,
+        row_only: bool,
+    ) -> None:
+        """Compute `targets` (and what they need) into `env`, in the group's order. With
+        `row_only`, only the values that are the same along the row (the rest need `load`)."""
+        spec = self.spec
+        step_of = {step.node.output(): step for step in spec.steps}
+        leaves = {leaf.value: leaf for leaf in spec.leaves if leaf.loaded}
+        needed: set[Value] = set()
+        seen: set[Value] = set()
+        stack = list(targets)
+        while stack:
+            v = stack.pop()
+            if v in env or v in seen:
+                continue
+            seen.add(v)
+            step = step_of.get(v)
+            if step is None:
+                leaf = leaves.get(v)
+                if leaf is None:
+                    env[v] = spec.operands[v]  # never read: only its dtype matters
+                elif not row_only:
+                    assert load is not None
+                    env[v] = load(leaf)
+                continue
+            if step.lowering.reduction is not None:
+                raise AssertionError("a reduction is read before its round ran")
+            stack.extend(step.node.inputs)
+            if step.row or not row_only:
+                needed.add(v)
+        for step in spec.steps:
+            out = step.node.output()
+            if out in needed:
+                args = [env[v] for v in step.node.inputs]
+                value = step.lowering.emit(ctx, step.node, args, step.dtype)
+                env[out] = Operand(step.dtype, spec.operands[out].category, value)
+
+
+def _identity(step: Step) -> ir.Value:
+    """The starting value of a reduction's accumulator (-0.0 for sums: -0.0 + x is x)."""
+    ty = register_type(step.dtype)
+    kind = step.lowering.reduction
+    if kind in ("sum", "mean"):
+        return ty(-0.0)
+    return ty(float("-inf") if kind == "amax" else float("inf"))
+
+
+def _combine(b: ir.IRBuilder, step: Step, acc: ir.Value, x: ir.Value) -> ir.Value:
+    kind = step.lowering.reduction
+    if kind in ("sum", "mean"):
+        # reassociation lets the loop keep one partial sum per vector lane
+        return b.fadd(acc, x, flags=("reassoc",))
+    name = "maximum" if kind == "amax" else "minimum"
+    return b.call(intrinsic(b, name, acc.type, 2), [acc, x])
+
+
+def _finish(b: ir.IRBuilder, step: Step, acc: ir.Value, inner: ir.Value) -> ir.Value:
+    if step.lowering.reduction == "mean":
+        return b.fdiv(acc, b.sitofp(inner, acc.type))
+    return acc
 
 
 def generate_ir(spec: Specialization, name: str, abi: Abi = Abi()) -> str:

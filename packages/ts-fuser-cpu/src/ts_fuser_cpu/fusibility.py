@@ -17,6 +17,7 @@ from ts_ir import (
     BoolType,
     FloatType,
     IntType,
+    ListType,
     Node,
     NoneType,
     NumberType,
@@ -24,6 +25,8 @@ from ts_ir import (
     StringType,
     TensorType,
     Type,
+    Value,
+    constant_value,
     prim,
 )
 from ts_schema import RuleTable
@@ -37,6 +40,14 @@ def _acceptable_input(t: Type) -> bool:
     if isinstance(t, OptionalType):
         t = t.element
     return isinstance(t, _VALUE_TYPES)
+
+
+def _int_list_constant(v: Value) -> bool:
+    """A constant list of ints (a reduction's dimensions, layer_norm's normalized_shape)."""
+    if v.node.kind is not prim.Constant or not isinstance(v.type, ListType):
+        return False
+    value = constant_value(v)
+    return isinstance(value, list) and all(type(x) is int for x in value)
 
 
 def why_not_fusible(
@@ -57,7 +68,7 @@ def why_not_fusible(
     if len(node.outputs) != 1 or not isinstance(node.output().type, TensorType):
         return f"{node.kind} does not produce one tensor"
     for v in node.inputs:
-        if not _acceptable_input(v.type):
+        if not _acceptable_input(v.type) and not _int_list_constant(v):
             return f"{node.kind} takes a {v.type}"
     if lowering.check is not None:
         return lowering.check(node)

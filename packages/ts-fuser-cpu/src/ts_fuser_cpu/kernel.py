@@ -161,14 +161,18 @@ def bind(spec: Specialization, code: CompiledCode, abi: Abi) -> Callable[..., An
     layout = spec.output_layout
     for k, dtype in enumerate(spec.output_numpy_dtypes):
         cells[f"_dt{k}"] = dtype
-        lines.append(f"    o{k} = _empty(_shape, _dt{k})")
+        shape = "_shape"
+        if spec.output_shapes and spec.output_shapes[k] != spec.shape:
+            shape = f"_shape{k}"
+            cells[shape] = spec.output_shapes[k]
+        lines.append(f"    o{k} = _empty({shape}, _dt{k})")
     if layout is not None:
         cells["_shape"], cells["_transpose"] = layout
     wrapped = [
         f"_wrap({o})" if layout is None else f"_wrap({o}.transpose(_transpose))" for o in outs
     ]
     args = ", ".join([*arrays, *scalars, *out_args, "_info"])
-    elements_per_item = spec.inner if spec.path is Path.STRIDED else 1
+    elements_per_item = spec.elements_per_item
     if spec.numel == 0:
         pass
     elif spec.work_items * elements_per_item < parallel.PARALLEL_THRESHOLD:
@@ -197,7 +201,7 @@ def bind(spec: Specialization, code: CompiledCode, abi: Abi) -> Callable[..., An
 
 def _share_planner(spec: Specialization) -> Callable[[], list[tuple[int, int]]]:
     """Shares of the work for the current thread count (recomputed when it changes)."""
-    per_item = spec.inner if spec.path is Path.STRIDED else 1
+    per_item = spec.elements_per_item
     align = parallel.ALIGNMENT if spec.path is Path.FLAT else 1
     cached: list[Any] = [None, None]
 

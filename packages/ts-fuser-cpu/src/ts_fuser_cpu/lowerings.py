@@ -14,6 +14,10 @@ A `Lowering` has three parts:
 - `check(node)`: what can be told before any input is seen (constant
   arguments that must be constants), as a reason it cannot fuse or None.
 
+Reductions over the innermost dimension (`reduction`) and operators built
+from them (`decompose`: softmax, log_softmax, layer_norm) are registered in
+`reductions`.
+
 `broadcast` names the inputs whose shapes take part in broadcasting (by
 default every tensor input; `type_as` takes only its first input's shape).
 Operands carry a dtype and a promotion category; compile-time constants also
@@ -49,6 +53,12 @@ class Lowering:
     dtype: DtypeRule
     check: Callable[[Node], str | None] | None = None
     broadcast: tuple[int, ...] | None = None
+    #: a reduction over the innermost dimension ("sum", "mean", "amax", "amin"): `emit` is
+    #: unused, the kernel accumulates its input over each row (`reductions`)
+    reduction: str | None = None
+    #: an operator built from others (softmax from amax, exp, sum, div): rewrites the node
+    #: in a copy of the group into those before the analysis (`reductions`)
+    decompose: Callable[[Node], list[Any]] | None = None
 
 
 #: The CPU lowering of every fusible operator; the default (None) means "not fusible".
@@ -550,7 +560,8 @@ def _square(ctx: LoweringContext, x: ir.Value, d: ScalarType) -> ir.Value:
 
 def _relu(ctx: LoweringContext, x: ir.Value, d: ScalarType) -> ir.Value:
     zero = x.type(0.0) if is_float(d) else x.type(0)
-    return maximum(ctx.b, d, x, zero)
+    # zero first: of equal operands the second is kept, so relu(-0.0) is -0.0 (PyTorch's)
+    return maximum(ctx.b, d, zero, x)
 
 
 register(["aten::neg"], Lowering(_unary(_neg), _numeric_same(0)))

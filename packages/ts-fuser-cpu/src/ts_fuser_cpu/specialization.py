@@ -56,6 +56,7 @@ from .errors import UnsupportedFusionError
 from .llvm_types import is_supported, numpy_dtype
 from .lowerings import CPU_LOWERINGS, Lowering
 from .operands import Operand
+from .reductions import decompose
 
 S = ScalarType
 Shape = tuple[int, ...]
@@ -73,6 +74,7 @@ class Access(enum.Enum):
 class Path(enum.Enum):
     FLAT = "flat"
     STRIDED = "strided"
+    ROWS = "rows"  # rows of the innermost dimension, with reductions over them (`reductions`)
 
 
 @dataclass(slots=True)
@@ -93,11 +95,15 @@ class Leaf:
 
 @dataclass(slots=True)
 class Step:
-    """One node of the group, with its lowering and result dtype."""
+    """One node of the group, with its lowering and result dtype; on the rows path, whether its
+    value is the same along the innermost dimension (`row`) and, for a reduction, the round
+    of reductions it belongs to (`phase`, from 1)."""
 
     node: Node
     lowering: Lowering
     dtype: ScalarType
+    row: bool = False
+    phase: int = 0
 
 
 @dataclass(slots=True)
@@ -117,6 +123,8 @@ class Specialization:
     dims: Shape  # coalesced iteration sizes
     order: Shape = ()  # the iteration order of the output's dimensions, outermost first
     info: list[int] = field(default_factory=list)
+    output_shapes: list[Shape] = field(default_factory=list)
+    phases: int = 0  # rounds of reductions on the rows path
 
     @property
     def output_layout(self) -> tuple[Shape, Shape] | None:
@@ -147,8 +155,12 @@ class Specialization:
 
     @property
     def work_items(self) -> int:
-        """What a launch splits across threads: elements (flat) or rows (strided)."""
+        """What a launch splits across threads: elements (flat) or rows (strided, rows)."""
         return self.numel if self.path is Path.FLAT else self.rows
+
+    @property
+    def elements_per_item(self) -> int:
+        return 1 if self.path is Path.FLAT else self.inner
 
     @property
     def output_numpy_dtypes(self) -> list[np.dtype]:
@@ -161,7 +173,7 @@ class Specialization:
             (leaf.arg, leaf.chunk, leaf.access.value if leaf.loaded else None)
             for leaf in self.leaves
         )
-        rank = self.rank if self.path is Path.STRIDED else 0
+        rank = self.rank if self.path is not Path.FLAT else 0
         return (self.canonical, inputs, leaves, self.path.value, rank)
 
     def info_layout(self) -> tuple[int, int, int]:
@@ -286,6 +298,8 @@ def _constant_operand(value: object) -> Operand:
         return Operand(S.Double, Category.SCALAR, const=value)
     if value is None or isinstance(value, str):
         return Operand(None, None, const=value)
+    if isinstance(value, list) and all(type(x) is int for x in value):
+        return Operand(None, None, const=value)  # the dimensions of a reduction
     raise UnsupportedFusionError(f"a constant of type {type(value).__name__} in a fusion group")
 
 
@@ -311,6 +325,9 @@ def specialize(
         raise UnsupportedFusionError(
             f"the group takes {len(subgraph.inputs)} inputs, but {len(input_specs)} specs were given"
         )
+    if canonical is None:
+        canonical = canonical_text(subgraph)
+    subgraph, requirements = decompose(subgraph, lowerings)
     operands: dict[Value, Operand] = {}
     shapes: dict[Value, Shape] = {}
     leaf_of: dict[Value, Leaf] = {}
@@ -385,10 +402,14 @@ def specialize(
             if v in leaf_of:
                 leaf_of[v].loaded = True
         shape = broadcast_shapes([shapes[v] for v in tensor_inputs])
+        if _reduction(lowering) is not None:
+            shape = _reduced_shape(node, shape)
         out = node.output()
         shapes[out] = shape
         operands[out] = Operand(dtype, _category(shape))
         steps.append(Step(node, lowering, dtype))
+    for requirement in requirements:
+        requirement.check(shapes[requirement.value])
 
     outputs: list[tuple[Value, ScalarType]] = []
     for v in subgraph.outputs:
@@ -397,6 +418,10 @@ def specialize(
         if v in leaf_of:
             leaf_of[v].loaded = True
         outputs.append((v, operands[v].dtype))  # type: ignore[arg-type]
+    if any(_reduction(step.lowering) is not None for step in steps):
+        return _rows(
+            subgraph, canonical, input_specs, operands, shapes, leaves, steps, scalar_args, outputs
+        )
     shape = broadcast_shapes([shapes[v] for v, _ in outputs])
     for v, _ in outputs:
         if shapes[v] != shape:
@@ -434,7 +459,7 @@ def specialize(
 
     spec = Specialization(
         subgraph=subgraph,
-        canonical=canonical if canonical is not None else canonical_text(subgraph),
+        canonical=canonical,
         inputs=list(input_specs),
         operands=operands,
         shapes=shapes,
@@ -447,6 +472,124 @@ def specialize(
         path=path,
         dims=tuple(dims) if path is Path.STRIDED else (numel,),
         order=tuple(order),
+        output_shapes=[shape] * len(outputs),
+    )
+    spec.info = _info(spec)
+    return spec
+
+
+# ---------------------------------------------------------------------------
+# the rows path: reductions over the innermost dimension
+
+
+def _reduction(lowering: Any) -> str | None:
+    """The kind of a reduction lowering, None for pointwise ones (and for other devices'
+    lowerings, which have no reductions)."""
+    return getattr(lowering, "reduction", None)
+
+
+def _reduced_shape(node: Node, shape: Shape) -> Shape:
+    """The keepdim result shape of a reduction over the innermost dimension of `shape`."""
+    if not shape:
+        raise UnsupportedFusionError(f"{node.kind} of a 0-d tensor")
+    (dim,) = constant_value(node.inputs[1])
+    if dim not in (-1, len(shape) - 1):
+        raise UnsupportedFusionError(
+            f"{node.kind} over dimension {dim} of a {len(shape)}-d tensor, not the innermost"
+        )
+    return (*shape[:-1], 1)
+
+
+def _rows(
+    subgraph: Graph,
+    canonical: str,
+    input_specs: Sequence[Type],
+    operands: dict[Value, Operand],
+    shapes: dict[Value, Shape],
+    leaves: list[Leaf],
+    steps: list[Step],
+    scalar_args: list[tuple[int, ScalarType]],
+    outputs: list[tuple[Value, ScalarType]],
+) -> Specialization:
+    """The specialization of a group with reductions: the iteration space is the outputs'
+    shape, the innermost dimension kept whole (each reduction runs along it), the outer
+    dimensions coalesced into rows; outputs have that shape or one element per row."""
+    reductions = [step for step in steps if _reduction(step.lowering) is not None]
+    reduced_inputs = [shapes[step.node.inputs[0]] for step in reductions]
+    output_shapes = [shapes[v] for v, _ in outputs]
+    shape = broadcast_shapes([*output_shapes, *reduced_inputs])
+    inner = shape[-1]
+    if inner == 0:
+        raise UnsupportedFusionError("a reduction over an empty dimension")
+    for s in reduced_inputs:
+        if s[-1] != inner:
+            raise UnsupportedFusionError(
+                f"a reduction over {s[-1]} elements in a group whose rows have {inner}"
+            )
+    row_shape = (*shape[:-1], 1)
+    for s in output_shapes:
+        padded = (1,) * (len(shape) - len(s)) + s
+        if padded != shape and padded != row_shape:
+            raise UnsupportedFusionError(
+                f"an output of shape {list(s)} in a group of shape {list(shape)}"
+            )
+    loaded = [leaf for leaf in leaves if leaf.loaded]
+    for leaf in loaded:
+        if broadcast_shapes([leaf.sizes, shape]) != shape:
+            raise UnsupportedFusionError(
+                f"an input of shape {list(leaf.sizes)} does not broadcast to {list(shape)}"
+            )
+    full = [_iteration_strides(leaf, shape) for leaf in loaded]
+    outer, per_outer = coalesce(shape[:-1], [s[:-1] for s in full])
+    dims = (*outer, inner)
+    for leaf, strides, last in zip(loaded, per_outer, full, strict=True):
+        leaf.iter_strides = (*strides, last[-1])
+        if all(s == 0 for s in leaf.iter_strides):
+            leaf.access = Access.SCALAR
+        elif last[-1] == 1:
+            leaf.access = Access.CONTIGUOUS
+        elif last[-1] == 0:
+            leaf.access = Access.ROW_BROADCAST
+        else:
+            leaf.access = Access.STRIDED
+
+    # which values are the same along a row, and the rounds reductions run in
+    row: dict[Value, bool] = {}
+    depth: dict[Value, int] = {}
+    for leaf in leaves:
+        row[leaf.value] = not leaf.loaded or leaf.access in (Access.SCALAR, Access.ROW_BROADCAST)
+    for step in steps:
+        node = step.node
+        ins = [v for v in node.inputs if v in shapes]
+        d = max((depth.get(v, 0) for v in ins), default=0)
+        if _reduction(step.lowering) is not None:
+            step.row, step.phase = True, d + 1
+            depth[node.output()] = d + 1
+        else:
+            step.row = all(row.get(v, True) for v in ins)
+            depth[node.output()] = d
+        row[node.output()] = step.row
+
+    numel = 1
+    for size in shape:
+        numel *= size
+    spec = Specialization(
+        subgraph=subgraph,
+        canonical=canonical,
+        inputs=list(input_specs),
+        operands=operands,
+        shapes=shapes,
+        leaves=leaves,
+        steps=steps,
+        scalar_args=scalar_args,
+        outputs=outputs,
+        shape=shape,
+        numel=numel,
+        path=Path.ROWS,
+        dims=dims,
+        order=tuple(range(len(shape))),
+        output_shapes=output_shapes,
+        phases=max(step.phase for step in reductions),
     )
     spec.info = _info(spec)
     return spec
@@ -496,7 +639,7 @@ def _chunk(
 
 def _info(spec: Specialization) -> list[int]:
     info = [leaf.offset for leaf in spec.leaves]
-    if spec.path is Path.STRIDED:
+    if spec.path is not Path.FLAT:
         info += list(spec.dims)
         for leaf in spec.leaves:
             info += list(leaf.iter_strides) if leaf.loaded else [0] * spec.rank

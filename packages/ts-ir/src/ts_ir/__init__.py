@@ -19,18 +19,33 @@ from .attributes import (
     quote_string,
     set_tensor_factory,
 )
-from .constants import constant_type_of, constant_value, is_constant, make_constant
+from .constants import (
+    NOT_CONSTANT,
+    constant_type_of,
+    constant_value,
+    is_constant,
+    make_constant,
+    maybe_constant,
+)
 from .dtypes import DEFAULT_DTYPE, Category, ScalarType, promote_types, result_type, scalar_dtype
 from .errors import IRError, IRParseError, LintError, SourceError, TorchScriptError
 from .graphviz import DotCluster, DotPicture, graph_to_dot, read_dot, short_type
-from .ir import HOOKS, SIDE_EFFECT_KINDS, Block, Graph, Node, Use, Value, is_valid_name
+from .ir import HOOKS, Block, Graph, Node, Use, Value, is_valid_name
 from .ir_parser import parse_ir
 from .lexer import PYTHON_KEYWORDS, Lexer, Token, parse_number, parse_string_literal
 from .memory import cyclic_gc_paused
 from .printer import print_graph, print_node
 from .source import Source, SourceLocation, SourceRange, format_error
 from .symbol import Namespace, Symbol, aten, attr, onnx, prim
-from .testing import FileCheck, FileCheckError, run_checks_from_comments
+from .testing import (
+    CASE_MARKER,
+    FileCheck,
+    FileCheckError,
+    FileCheckNotRunWarning,
+    TestCase,
+    run_checks_from_comments,
+    split_cases,
+)
 from .type_parser import TypeParser, parse_type
 from .types import (
     SINGLETON_TYPES,
@@ -48,6 +63,7 @@ from .types import (
     DeviceType,
     DictType,
     DimnameType,
+    EnumType,
     FloatType,
     FunctionType,
     FutureType,
@@ -82,12 +98,14 @@ from .types import (
     unify_types,
     unshaped_type,
 )
+from .views import Carried, IfView, LoopView
 
 __all__ = [
+    "CASE_MARKER",
     "DEFAULT_DTYPE",
     "HOOKS",
+    "NOT_CONSTANT",
     "PYTHON_KEYWORDS",
-    "SIDE_EFFECT_KINDS",
     "SINGLETON_TYPES",
     "AnyClassType",
     "AnyEnumType",
@@ -99,6 +117,7 @@ __all__ = [
     "Block",
     "BoolType",
     "CapsuleType",
+    "Carried",
     "Category",
     "ClassType",
     "ComplexType",
@@ -108,8 +127,10 @@ __all__ = [
     "DimnameType",
     "DotCluster",
     "DotPicture",
+    "EnumType",
     "FileCheck",
     "FileCheckError",
+    "FileCheckNotRunWarning",
     "FloatType",
     "FunctionType",
     "FutureType",
@@ -117,12 +138,14 @@ __all__ = [
     "Graph",
     "IRError",
     "IRParseError",
+    "IfView",
     "IntType",
     "InterfaceType",
     "LayoutType",
     "Lexer",
     "LintError",
     "ListType",
+    "LoopView",
     "MemoryFormatType",
     "Namespace",
     "Node",
@@ -147,6 +170,7 @@ __all__ = [
     "Symbol",
     "TensorLiteral",
     "TensorType",
+    "TestCase",
     "Token",
     "TorchScriptError",
     "TupleType",
@@ -170,6 +194,7 @@ __all__ = [
     "is_valid_name",
     "make_constant",
     "map_types",
+    "maybe_constant",
     "onnx",
     "parse_ir",
     "parse_number",
@@ -186,6 +211,7 @@ __all__ = [
     "scalar_dtype",
     "set_tensor_factory",
     "short_type",
+    "split_cases",
     "type_verbosity",
     "unify_type_list",
     "unify_types",

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from .errors import IRError
+from .tensor_text import MAX_DISPLAY, format_tensor_values
 from .types import Device, Type
 
 if TYPE_CHECKING:
@@ -155,13 +156,15 @@ def quote_string(s: str) -> str:
 
 
 def format_tensor(t: Any) -> str:
-    """A 1-element tensor prints as `{value}` (C++ default float precision); others as `<Tensor>`."""
+    """A tensor as PyTorch's IR printer writes it: one element as `{value}` (C++ default
+    float precision); up to ten as ATen prints the tensor on one line
+    (` 1  2 [ CPUFloatType{2} ]`, see `tensor_text`); more as `<Tensor>`."""
     try:
         numel = t.numel()
     except AttributeError:
         return "<Tensor>"
     if numel != 1:
-        return "<Tensor>"
+        return _format_tensor_elements(t, numel)
     item = t.item() if not hasattr(t, "literal") else t.literal
     if isinstance(item, bool):
         return "{" + str(int(item)) + "}"
@@ -172,6 +175,35 @@ def format_tensor(t: Any) -> str:
     return "{" + str(item) + "}"
 
 
+def _format_tensor_elements(t: Any, numel: int) -> str:
+    if numel > MAX_DISPLAY:
+        return "<Tensor>"
+    if isinstance(t, TensorLiteral):
+        if t.text is not None:
+            return t.text
+        values, shape, scalar_type, device = t.values, t.shape, t.scalar_type, t.device
+    else:
+        try:
+            from .dtypes import ScalarType
+
+            scalar_type = ScalarType(int(t.dtype)).name
+            shape = tuple(int(d) for d in t.shape)
+            values = _flatten(t.tolist())
+            device = getattr(t.device, "type", str(t.device))
+        except Exception:  # not a tensor this module can read
+            return "<Tensor>"
+    if scalar_type.startswith("Complex") or values is None:
+        return "<Tensor>"
+    prefix = "CUDA" if str(device).startswith("cuda") else "CPU"
+    return format_tensor_values(values, shape, f"{prefix}{scalar_type}Type")
+
+
+def _flatten(x: Any) -> list[float]:
+    if isinstance(x, list):
+        return [v for item in x for v in _flatten(item)]
+    return [float(x)]
+
+
 def _cpp_default_double(d: float) -> str:
     if math.isnan(d):
         return "nan"
@@ -180,10 +212,42 @@ def _cpp_default_double(d: float) -> str:
     return f"{d:g}"
 
 
-def format_ivalue(v: Any) -> str:
-    """A constant value as TorchScript prints an IValue."""
+def _annotation_needed(elem: Any) -> bool:
+    """Whether PyTorch prints a container of these elements as `annotate(T, ...)`: the
+    element type cannot be inferred from the members (`elementTypeCanBeInferredFromMembers`)."""
+    return getattr(elem, "kind", None) in ("UnionType", "OptionalType", "NumberType", "AnyType")
+
+
+def format_ivalue(v: Any, type: Any = None) -> str:
+    """A constant value as TorchScript prints an IValue. With its `type` (a `Type`), a list or
+    dict whose type the members do not tell (an empty one, or of Optional elements) prints
+    as `annotate(List[int], [])`, as PyTorch prints it."""
+    if type is not None and isinstance(v, (list, dict)):
+        contained = type.contained_types() if hasattr(type, "contained_types") else ()
+        if isinstance(v, list) and len(contained) == 1:
+            items = ", ".join(format_ivalue(x, contained[0]) for x in v)
+            if not v or _annotation_needed(contained[0]):
+                return f"annotate({type.annotation_str()}, [{items}])"
+            return f"[{items}]"
+        if isinstance(v, dict) and len(contained) == 2:
+            key_t, value_t = contained
+            items = ", ".join(
+                f"{format_ivalue(k, key_t)}: {format_ivalue(x, value_t)}" for k, x in v.items()
+            )
+            if not v or _annotation_needed(value_t):
+                return f"annotate({type.annotation_str()},{{{items}}})"
+            return "{" + items + "}"
+    if type is not None and isinstance(v, tuple):
+        contained = type.contained_types() if hasattr(type, "contained_types") else ()
+        if len(contained) == len(v):
+            inner = ", ".join(format_ivalue(x, t) for x, t in zip(v, contained, strict=True))
+            return f"({inner},)" if len(v) == 1 else f"({inner})"
     if v is None:
         return "None"
+    if isinstance(v, enum.Enum):  # an enum member, named as TorchScript names it
+        cls = v.__class__
+        module = "__torch__" if cls.__module__ == "__main__" else f"__torch__.{cls.__module__}"
+        return f"Enum<{module}.{cls.__qualname__}.{v.name}>"
     if isinstance(v, bool):
         return "True" if v else "False"
     if isinstance(v, int):
@@ -210,7 +274,9 @@ def format_ivalue(v: Any) -> str:
     return f"<{type(v).__name__}>"
 
 
-def format_attribute(kind: AttributeKind, value: Any) -> str:
+def format_attribute(kind: AttributeKind, value: Any, type: Any = None) -> str:
+    """An attribute value as PyTorch prints it; `type`, the value's type where known (a
+    constant's output), lets containers that need it print annotated."""
     K = AttributeKind
     if kind is K.i:
         return str(value)
@@ -240,35 +306,61 @@ def format_attribute(kind: AttributeKind, value: Any) -> str:
         return str(value)
     if kind is K.tys:
         return "[" + ", ".join(str(x) for x in value) + "]"
-    return format_ivalue(value)
+    return format_ivalue(value, type)
 
 
 class TensorLiteral:
-    """A 1-element tensor read from IR text (`{0}`) where no runtime makes real tensors.
+    """A tensor read from IR text where no runtime makes real tensors: one element
+    (`{0}`, `literal`), or several as PyTorch prints them (` 1  2 [ CPULongType{2} ]`:
+    row-major `values`, `shape`, `scalar_type` name, `device`).
 
-    ts-runtime registers a factory (`set_tensor_factory`) so that parsed
-    tensor attributes become real tensors when it is imported.
+    The runtime turns literals into real tensors when it runs a graph holding them.
     """
 
-    __slots__ = ("literal",)
+    __slots__ = ("device", "literal", "scalar_type", "shape", "text", "values")
 
-    def __init__(self, literal: int | float | complex) -> None:
+    def __init__(
+        self,
+        literal: int | float | complex | None,
+        *,
+        values: list[float] | None = None,
+        shape: tuple[int, ...] = (),
+        scalar_type: str = "",
+        device: str = "cpu",
+        text: str | None = None,
+    ) -> None:
         self.literal = literal
+        # as it was printed: its digits are rounded, so printing the values again could
+        # choose another layout (a common factor the rounded values no longer need)
+        self.text = text
+        self.values = values
+        self.shape = shape
+        self.scalar_type = scalar_type
+        self.device = device
 
     def numel(self) -> int:
-        return 1
+        return 1 if self.values is None else len(self.values)
 
     def item(self) -> int | float | complex:
+        if self.literal is None:
+            raise ValueError("only a one-element tensor literal has an item")
         return self.literal
 
+    def key(self) -> tuple:
+        """What the literal holds, as a hashable value (equal literals, equal keys)."""
+        values = None if self.values is None else tuple(self.values)
+        return (self.literal, values, self.shape, self.scalar_type, self.device)
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, TensorLiteral) and other.literal == self.literal
+        return isinstance(other, TensorLiteral) and other.key() == self.key()
 
     def __hash__(self) -> int:
-        return hash(self.literal)
+        return hash(self.key())
 
     def __repr__(self) -> str:
-        return f"TensorLiteral({self.literal!r})"
+        if self.values is None:
+            return f"TensorLiteral({self.literal!r})"
+        return f"TensorLiteral({self.values!r}, shape={self.shape}, {self.scalar_type})"
 
 
 _tensor_factory: list[Callable[[int | float | complex], Any]] = []

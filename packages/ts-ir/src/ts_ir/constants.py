@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 from .attributes import AttributeKind
@@ -31,6 +32,9 @@ def make_constant(graph: Graph, value: Any, type: Type | None) -> Node:
     out = n.output()
     if value is None:
         out.set_type(type or NoneType.get())
+    elif isinstance(value, enum.Enum) and type is not None:
+        n.ival_("value", value)
+        out.set_type(type)
     elif isinstance(value, bool):
         n.i_("value", int(value))
         out.set_type(BoolType.get())
@@ -65,6 +69,11 @@ def make_constant(graph: Graph, value: Any, type: Type | None) -> Node:
     elif isinstance(value, tuple):
         n.ival_("value", value)
         out.set_type(type or TupleType([constant_type_of(x) for x in value]))
+    elif isinstance(value, enum.Enum):  # a member of an `EnumType`, held as itself
+        if type is None:
+            raise IRError(f"an enum constant needs its EnumType: {value!r}")
+        n.ival_("value", value)
+        out.set_type(type)
     elif hasattr(value, "numel") and hasattr(value, "dim"):
         n.t_("value", value)
         out.set_type(type or TensorType.get())
@@ -97,6 +106,41 @@ def constant_type_of(value: Any) -> Type:
 
 def is_constant(v: Value) -> bool:
     return v.node.kind is CONSTANT
+
+
+class _NotConstant:
+    """The type of `NOT_CONSTANT`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NOT_CONSTANT"
+
+    def __bool__(self) -> bool:
+        raise TypeError("test `maybe_constant(v) is NOT_CONSTANT`, not its truth")
+
+
+#: What `maybe_constant` returns for a value that is not a constant.
+NOT_CONSTANT: Any = _NotConstant()
+
+
+def maybe_constant(v: Value) -> Any:
+    """The Python value `v` holds if it is a `prim::Constant` output with a value (None for
+    a None constant), else `NOT_CONSTANT`: the one "constant or sentinel" helper.
+
+    A function constant (`prim::Constant[name="f"]`) has no value to compute with, and a
+    malformed constant none to trust: both are `NOT_CONSTANT`. Tensor constants come back
+    as their `TensorLiteral`.
+    """
+    n = v.node
+    if n.kind is not CONSTANT:
+        return NOT_CONSTANT
+    if n.has_attribute("name") and not n.has_attribute("value"):
+        return NOT_CONSTANT
+    try:
+        return constant_value(v)
+    except IRError:
+        return NOT_CONSTANT
 
 
 def constant_value(v: Value) -> Any:

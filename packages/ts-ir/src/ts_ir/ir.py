@@ -212,7 +212,6 @@ class Node(AttributeAccessors):
         "inputs",
         "kind",
         "next",
-        "op_cache",
         "outputs",
         "owning_block",
         "prev",
@@ -235,7 +234,6 @@ class Node(AttributeAccessors):
         self._attrs: dict[str, tuple[AttributeKind, Any]] | None = None
         self.source_range: Any = None
         self.schema_cache: Any = None
-        self.op_cache: Any = None
 
     @property
     def owning_graph(self) -> Graph:
@@ -264,7 +262,7 @@ class Node(AttributeAccessors):
 
     def add_input(self, value: Value) -> Value:
         """Before: `%y = f(%a)`. After `add_input(%b)`: `%y = f(%a, %b)`."""
-        self.schema_cache = self.op_cache = None
+        self.schema_cache = None
         if value.node.graph is not self.graph:
             raise IRError(f"cannot use a value of another graph as an input of {self.kind}")
         use = Use(self, len(self.inputs))
@@ -275,7 +273,7 @@ class Node(AttributeAccessors):
 
     def insert_input(self, i: int, value: Value) -> Value:
         """Before: `f(%a, %c)`. After `insert_input(1, %b)`: `f(%a, %b, %c)`. O(inputs)."""
-        self.schema_cache = self.op_cache = None
+        self.schema_cache = None
         if value.node.graph is not self.graph:
             raise IRError(f"cannot use a value of another graph as an input of {self.kind}")
         for j in range(i, len(self.inputs)):
@@ -293,7 +291,7 @@ class Node(AttributeAccessors):
             return old
         if new.node.graph is not self.graph:
             raise IRError(f"cannot use a value of another graph as an input of {self.kind}")
-        self.schema_cache = self.op_cache = None
+        self.schema_cache = None
         use = old._drop_use(self._use_index(i))
         self.inputs[i] = new
         new._append_use(use)
@@ -307,7 +305,7 @@ class Node(AttributeAccessors):
 
     def remove_input(self, i: int) -> Value:
         """Before: `f(%a, %b, %c)`. After `remove_input(1)`: `f(%a, %c)`. O(inputs)."""
-        self.schema_cache = self.op_cache = None
+        self.schema_cache = None
         value = self.inputs[i]
         value._drop_use(self._use_index(i))
         for j in range(i + 1, len(self.inputs)):
@@ -317,7 +315,7 @@ class Node(AttributeAccessors):
         return value
 
     def remove_all_inputs(self) -> None:
-        self.schema_cache = self.op_cache = None
+        self.schema_cache = None
         for i in range(len(self.inputs) - 1, -1, -1):
             self.inputs[i]._drop_use(self._use_index(i))
         self.inputs = []
@@ -544,11 +542,12 @@ class Node(AttributeAccessors):
         return HOOKS.matches(self, schema_text)
 
     def has_side_effects(self) -> bool:
-        """Whether removing or reordering this node could change observable behaviour."""
-        if self.kind in SIDE_EFFECT_KINDS:
-            return True
+        """Whether removing or reordering this node could change observable behaviour: what the
+        operator registry says (its `Tag.side_effect`); needs ts_schema imported."""
         hook = HOOKS.has_side_effects
-        return hook(self) if hook is not None else False
+        if hook is None:
+            raise IRError("node.has_side_effects() needs an operator registry: import ts_schema")
+        return hook(self)
 
     def __str__(self) -> str:
         from .printer import print_node
@@ -559,37 +558,6 @@ class Node(AttributeAccessors):
         outs = ", ".join(f"%{o.debug_name}" for o in self.outputs)
         ins = ", ".join(f"%{i.debug_name}" for i in self.inputs)
         return f"<Node {outs} = {self.kind}({ins})>"
-
-
-SIDE_EFFECT_KINDS = frozenset(
-    Symbol(k)
-    for k in (
-        "prim::PythonOp",
-        "prim::IgnoredPythonOp",
-        "prim::Print",
-        "prim::RaiseException",
-        "prim::SetAttr",
-        "aten::warn",
-        "aten::save",
-        "aten::manual_seed",
-        "prim::AddStatValue",
-        "prim::TimePoint",
-        "prim::CallFunction",
-        "prim::CallMethod",
-        "prim::BailoutTemplate",
-        "prim::BailOut",
-        "prim::rpc_async",
-        "prim::rpc_sync",
-        "prim::rpc_remote",
-        "aten::wait",
-        "cuda::set_stream",
-        "cuda::_set_device",
-        "cuda::_current_device",
-        "cuda::synchronize",
-        "prim::Enter",
-        "prim::Exit",
-    )
-)
 
 
 class _Hooks:

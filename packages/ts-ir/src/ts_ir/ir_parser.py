@@ -2,9 +2,17 @@
 
 Unlike PyTorch's own parser it also reads nodes without outputs
 (` = prim::If(...)`), subgraph sections (`with prim::FusionGroup_0 =
-graph(...)`), and `# file:line:col` comments, which become node source
-locations. Numeric value names are kept as the values' unique numbers, so
-printing a parsed graph gives back the text it was parsed from.
+graph(...)`), tensor constants as PyTorch prints them (` 1  2 [
+CPUFloatType{2} ]`), and `# file:line:col` comments, which become node
+source locations. Numeric value names are kept as the values' unique
+numbers, so printing a parsed graph gives back the text it was parsed from.
+
+What PyTorch's parser accepts, this one accepts too: a value without a
+type is a `Tensor` (`graph(%a):`), a name defined again names the new value
+from there on (`%x = a::a(%x)`; the new value prints unnamed, as in
+PyTorch), an unknown lowercase type name is a type variable (`string`),
+and a `prim::If` may have one block or a non-bool condition (`lint` still
+reports those; passes need two blocks).
 
 Malformed text raises `IRParseError` pointing at the offending token.
 """
@@ -14,7 +22,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .attributes import AttributeKind, make_tensor_literal
+from .attributes import AttributeKind, TensorLiteral, make_tensor_literal
+from .dtypes import ScalarType
 from .errors import IRParseError
 from .ir import Graph, Node, Value, is_valid_name
 from .lexer import Lexer, Token
@@ -22,14 +31,15 @@ from .lint import structure_problem
 from .memory import cyclic_gc_paused
 from .source import Source, SourceLocation, SourceRange
 from .symbol import Symbol
+from .tensor_text import TYPE_NAME_RE, assemble
 from .type_parser import TypeParser
-from .types import SINGLETON_TYPES, Type
+from .types import SINGLETON_TYPES, TensorType, Type, VarType
 
 _BLOCK_RE = re.compile(r"block\d+\Z")
 _GROUP_RE = re.compile(r"(.*)_(\d+)\Z")
 _LOCATION_RE = re.compile(r"#\s*(.+):(\d+):(\d+)\s*\Z")
 _NUMERIC_NAME_RE = re.compile(r"%(\d+)\b")
-_VALUE_NAMES = frozenset({"inf", "nan", "True", "False", "None"})
+_VALUE_NAMES = frozenset({"inf", "nan", "True", "False", "None", "annotate"})
 
 
 class _Scope:
@@ -49,11 +59,19 @@ class _Scope:
         return None
 
 
+class _IRTypeParser(TypeParser):
+    def unknown_name(self, name: str, tok) -> Type:  # type: ignore[no-untyped-def]
+        # PyTorch's schema type parser reads an unknown lowercase name as a type variable
+        if name[:1].islower():
+            return VarType(name)
+        return super().unknown_name(name, tok)
+
+
 class IRParser:
     def __init__(self, text: str, filename: str | None = None) -> None:
         self.source = Source(text, filename)
         self.L = Lexer(self.source, percent_names=True, error_class=IRParseError)
-        self.types = TypeParser(self.L)
+        self.types = _IRTypeParser(self.L)
         self._comment_index = 0
         numeric = [int(m) for m in _NUMERIC_NAME_RE.findall(text)]
         self._first_unique = max(numeric) + 1 if numeric else 0
@@ -117,17 +135,24 @@ class IRParser:
             return
         while True:
             tok = L.expect("var", "a value name like %x")
-            L.expect(":")
-            v = block.add_input(type=self.types.parse_type())
+            v = block.add_input(type=self._optional_type())
             self._define(v, tok, scope, defined)
             if L.next_if(close):
                 return
             L.expect(",", f"',' or '{close}'")
 
+    def _optional_type(self) -> Type:
+        """`: Type`, or Tensor where a value is written without a type (as PyTorch reads it)."""
+        if self.L.next_if(":"):
+            return self.types.parse_type()
+        return TensorType.get()
+
     def _define(self, v: Value, tok: Token, scope: _Scope, defined: dict[str, Value]) -> None:
         name = _value_name(tok)
         if name in defined:
-            self.L.error(f"value %{name} is defined twice", tok)
+            # a redefinition names the new value from here on; it prints without the name
+            scope.names[name] = v
+            return
         if name.isdecimal():
             v.unique = int(name)
         elif is_valid_name(name):
@@ -183,8 +208,7 @@ class IRParser:
         if L.cur.kind == "var":
             while True:
                 tok = L.expect("var", "a value name like %x")
-                L.expect(":")
-                outputs.append((tok, self.types.parse_type()))
+                outputs.append((tok, self._optional_type()))
                 if not L.next_if(","):
                     break
         L.expect("=", "'='")
@@ -219,7 +243,7 @@ class IRParser:
                 b.register_output(v)
         for tok, t in outputs:
             self._define(node.add_output(t), tok, scope, defined)
-        problem = structure_problem(node)
+        problem = structure_problem(node, parsing=True)
         if problem is not None:
             raise IRParseError(problem, SourceRange(self.source, kind_start, kind_end))
 
@@ -269,6 +293,8 @@ class IRParser:
         K = AttributeKind
         if tok.kind == "string":
             return K.s, self._string(L.next())
+        if self._tensor_print_follows():
+            return K.t, self._tensor_print()
         if tok.kind == "{":
             # `{0}` is a one-element tensor, `{"a": 1}` and `{}` a dict
             key = L.lookahead()
@@ -297,10 +323,96 @@ class IRParser:
             ), value
         if tok.kind == "ident" and tok.text in ("True", "False", "None"):
             return K.ival, self._ivalue()
+        if tok.kind == "ident" and tok.text == "annotate" and L.lookahead().kind == "(":
+            return K.ival, self._ivalue()
         if tok.kind == "ident":
             return K.ty, self.types.parse_type()
         L.error(f"expected an attribute value but found {tok.describe()}")
         raise AssertionError
+
+    def _tensor_print_follows(self) -> bool:
+        """Whether the attribute value is a tensor as PyTorch prints it (` 1  2 [
+        CPUFloatType{2} ]`): numbers, slice headers `(1,.,.) =`, or `[ CPUFloatType{0} ]`."""
+        L = self.L
+        k = 0
+        while True:
+            tok = L.lookahead(k) if k else L.cur
+            if tok.kind == "[":
+                nxt = L.lookahead(k + 1)
+                return nxt.kind == "ident" and TYPE_NAME_RE.match(nxt.text) is not None
+            if tok.kind in ("number", "-", "(", ",", ".", ")", "=", "*") or (
+                tok.kind == "ident" and tok.text in ("inf", "nan", "Columns", "to")
+            ):
+                if tok.kind in (",", "]") and k == 1:
+                    return False
+                k += 1
+                if k > 4096:
+                    return False
+                continue
+            return False
+
+    def _tensor_print(self) -> TensorLiteral:
+        L = self.L
+        start = L.prev_end  # the spaces after `value=` are part of the printed form
+        pieces: list[tuple[tuple[int, ...] | None, int, list[float]]] = []
+        index: tuple[int, ...] | None = None
+        first_col, scale = 0, 1.0
+        values: list[float] = []
+
+        def flush() -> None:
+            if values:
+                pieces.append((index, first_col, list(values)))
+                values.clear()
+
+        while not (L.cur.kind == "[" and L.lookahead().kind == "ident"):
+            if L.cur.kind == "(":  # a slice header: (1,2,.,.) =
+                flush()
+                L.next()
+                idx: list[int] = []
+                while L.cur.kind == "number":
+                    idx.append(int(L.next().value) - 1)  # type: ignore[arg-type]
+                    L.expect(",")
+                for expected in (".", ",", ".", ")", "="):
+                    L.expect(expected)
+                index, first_col, scale = tuple(idx), 0, 1.0
+            elif L.cur.kind == "ident" and L.cur.text == "Columns":
+                flush()
+                L.next()
+                first_col = int(L.expect("number").value) - 1  # type: ignore[arg-type]
+                if L.expect("ident").text != "to":
+                    L.error("expected 'to' in a column header")
+                L.expect("number")
+            else:
+                value = float(self._scalar())  # type: ignore[arg-type]
+                if L.next_if("*"):
+                    flush()
+                    scale = value
+                else:
+                    values.append(value * scale)
+        flush()
+        L.expect("[")
+        name_tok = L.expect("ident")
+        m = TYPE_NAME_RE.match(name_tok.text)
+        if m is None or m.group(2) not in ScalarType.__members__:
+            L.error(f"expected a tensor type like CPUFloatType but found {name_tok.text}", name_tok)
+        L.expect("{")
+        shape: list[int] = []
+        while L.cur.kind == "number":
+            shape.append(int(L.next().value))  # type: ignore[arg-type]
+            L.next_if(",")
+        L.expect("}")
+        L.expect("]")
+        numel = 1
+        for d in shape:
+            numel *= d
+        flat = assemble(pieces, tuple(shape))
+        if sum(len(p[2]) for p in pieces) != numel:
+            L.error(f"a tensor of shape {shape} needs {numel} values", name_tok)
+        device = "cuda" if m.group(1) == "CUDA" else "cpu"
+        text = self.source.text[start : L.prev_end]
+        return TensorLiteral(
+            None, values=flat, shape=tuple(shape), scalar_type=m.group(2), device=device, text=text
+        )
 
     def _list_attribute(self) -> tuple[AttributeKind, Any]:
         L = self.L
@@ -317,8 +429,12 @@ class IRParser:
                 types.append(self.types.parse_type())
             L.expect("]")
             return K.tys, types
+        start = L.cur
         value = self._ivalue()
         assert isinstance(value, list)
+        kinds = {_element_kind(x) for x in value}
+        if len(kinds) > 1 and not kinds <= {"number"}:
+            L.error("the elements of a list attribute must all be of one kind", start)
         if all(isinstance(x, int) and not isinstance(x, bool) for x in value):
             return K.is_, value
         if all(isinstance(x, str) for x in value):
@@ -387,6 +503,15 @@ class IRParser:
         if tok.kind == "ident" and tok.text in ("True", "False", "None"):
             L.next()
             return {"True": True, "False": False, "None": None}[tok.text]
+        if tok.kind == "ident" and tok.text == "annotate":
+            # `annotate(List[int], [])`: a container printed with its type
+            L.next()
+            L.expect("(")
+            self.types.parse_type()
+            L.expect(",")
+            value = self._ivalue()
+            L.expect(")")
+            return value
         return self._scalar()
 
     def _dict_rest(self, key: Any) -> dict[Any, Any]:
@@ -445,6 +570,14 @@ class IRParser:
         if isinstance(value, bytes):
             self.L.error("byte strings are not IR string attributes", tok)
         return value  # type: ignore[return-value]
+
+
+def _element_kind(x: Any) -> str:
+    if isinstance(x, bool) or x is None:
+        return type(x).__name__
+    if isinstance(x, (int, float, complex)):
+        return "number"
+    return type(x).__name__
 
 
 def _value_name(tok: Token) -> str:

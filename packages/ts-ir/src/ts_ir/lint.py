@@ -158,14 +158,17 @@ class _Linter:
                     self.fail(f"in the {name} subgraph of {n.kind}: {err.invariant}")
 
 
-def structure_problem(n: Node) -> str | None:
+def structure_problem(n: Node, *, parsing: bool = False) -> str | None:
     """What is wrong with the block structure or inputs of a prim::If, prim::Loop or
-    prim::Constant node, or None. The IR parser checks every node it reads with this."""
+    prim::Constant node, or None. The IR parser checks every node it reads with this
+    (`parsing`: accepting, as PyTorch's parser does, an If with one block or a condition
+    that is not a bool, which `lint` refuses)."""
     k = n.kind
     if k is IF:
-        if len(n.inputs) != 1 or len(n.blocks) != 2:
+        blocks = (1, 2) if parsing else (2,)
+        if len(n.inputs) != 1 or len(n.blocks) not in blocks:
             return "prim::If needs exactly one condition input and two blocks"
-        if not isinstance(n.inputs[0].type, BoolType):
+        if not parsing and not isinstance(n.inputs[0].type, BoolType):
             return f"prim::If condition %{n.inputs[0].debug_name} is {n.inputs[0].type}, not bool"
         for b in n.blocks:
             if b.inputs:

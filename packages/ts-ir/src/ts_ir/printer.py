@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .ir import Graph, Node, Value
 
 _DIFFERENTIABLE_GRAPH = prim.DifferentiableGraph
+_CONSTANT = prim.Constant
 
 
 class _Printer:
@@ -95,8 +96,10 @@ def _names(values: list[Value]) -> str:
 
 def _attributes(n: Node, *, skip_subgraph: bool) -> str:
     assert n._attrs is not None
+    # a constant's value prints with its type: empty lists and dicts are annotated
+    typed = n.kind is _CONSTANT and len(n.outputs) == 1
     items = [
-        f"{name}={format_attribute(kind, value)}"
+        f"{name}={format_attribute(kind, value, n.outputs[0].type if typed else None)}"
         for name, (kind, value) in n._attrs.items()
         if not (skip_subgraph and name == "Subgraph")
     ]

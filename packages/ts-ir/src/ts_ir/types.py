@@ -876,6 +876,37 @@ class InterfaceType(Type):
         return hash(("InterfaceType", self.qualified_name))
 
 
+class EnumType(Type):
+    """A Python `enum.Enum` class, named like `__torch__.m.Color`; compared by name.
+
+    Its values are the Python enum members themselves; `value_type` is the type of
+    their `.value` (int, float or str), `names` the members' names in order.
+    """
+
+    __slots__ = ("names", "qualified_name", "value_type")
+    kind = "EnumType"
+
+    def __init__(self, qualified_name: str, value_type: Type, names: Iterable[str]) -> None:
+        self.qualified_name = qualified_name
+        self.value_type = value_type
+        self.names = tuple(names)
+
+    def __str__(self) -> str:
+        return f"Enum<{self.qualified_name}>"
+
+    def annotation_str(self) -> str:
+        return self.qualified_name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, EnumType) and other.qualified_name == self.qualified_name
+
+    def __hash__(self) -> int:
+        return hash(("EnumType", self.qualified_name))
+
+    def _is_subtype_of(self, other: Type) -> bool:
+        return self == other or isinstance(other, AnyEnumType)
+
+
 class FunctionType(Type):
     """The type of a first-class function constant (`prim::Constant[name="f"]`)."""
 

@@ -14,6 +14,12 @@ See README.md for the list; `ts-opt --list` prints the passes by name.
 
 from . import progress
 from .alias_analysis import AliasDb
+from .bailout_graph import (
+    BailOutGraphError,
+    bailout_template,
+    build_bailout_graph,
+    insert_bailout_nodes,
+)
 from .batch_mm import batch_mm
 from .canonicalize import canonicalize
 from .common_subexpression_elimination import eliminate_common_subexpression
@@ -28,7 +34,13 @@ from .differentiate import (
     gradient_of,
     pack_gradient,
 )
-from .errors import AliasAnalysisError, FusionBackendError, PassError, UnknownPassError
+from .errors import (
+    AliasAnalysisError,
+    FusionBackendError,
+    PassError,
+    PassFailedError,
+    UnknownPassError,
+)
 from .fusion_backend import (
     BACKEND_PACKAGES,
     ENTRY_POINT_GROUP,
@@ -47,7 +59,15 @@ from .gradients import (
     requires_grad,
 )
 from .graph_fuser import canonicalize_chunks, fuse_graph, fusion_groups
+from .guard_elimination import (
+    coalesce_guards,
+    eliminate_guards,
+    eliminate_redundant_guards,
+    move_guards_to_defs,
+    remove_dominated_guards,
+)
 from .inliner import callee_graph, inline_calls, insert_graph
+from .insert_guards import insert_guards, insert_type_checks, profiled_type
 from .jit_log import ENV_LOG_LEVEL, LogLevel, PassLogger, is_enabled, parse_log_levels
 from .jit_opt_limit import (
     ENV_OPT_LIMIT,
@@ -71,6 +91,22 @@ from .pipelines import (
     execution_pipeline,
     optimize_for_execution,
 )
+from .profiling_instrumentation import (
+    CHECKED_KINDS,
+    erase_tensor_types,
+    insert_profile_nodes,
+    refine_types_from_checks,
+    remove_profile_nodes,
+)
+from .profiling_pipelines import (
+    FUSION_PASSES,
+    GUARD_PASSES,
+    PROFILING_INSENSITIVE_PASSES,
+    SPECIALIZED_PASSES,
+    optimize_profiled_graph,
+    prepare_for_profiling,
+    profiling_pipeline,
+)
 from .remove_mutation import remove_list_mutation, remove_mutation, remove_tensor_mutation
 from .shape_analysis import erase_shape_information, propagate_shapes
 from .shape_rules import shape_rules
@@ -82,18 +118,24 @@ __all__ = [
     "AUTODIFF_PASSES",
     "BACKEND_PACKAGES",
     "BACKWARD_PASSES",
+    "CHECKED_KINDS",
     "DERIVATIVE_PRESERVING_PASSES",
     "ENTRY_POINT_GROUP",
     "ENV_LOG_LEVEL",
     "ENV_OPT_LIMIT",
     "FORWARD_GRAPH_PASSES",
+    "FUSION_PASSES",
     "GRADIENTS",
+    "GUARD_PASSES",
     "INFERENCE_PASSES",
+    "PROFILING_INSENSITIVE_PASSES",
     "REQUIRED_PASSES",
     "SPECIALIZATION_PASSES",
+    "SPECIALIZED_PASSES",
     "UNROLL_FACTOR",
     "AliasAnalysisError",
     "AliasDb",
+    "BailOutGraphError",
     "FusionBackend",
     "FusionBackendError",
     "Gradient",
@@ -101,13 +143,17 @@ __all__ = [
     "LogLevel",
     "NotDifferentiableError",
     "PassError",
+    "PassFailedError",
     "PassLogger",
     "UnknownPassError",
     "backend_for",
+    "bailout_template",
     "batch_mm",
+    "build_bailout_graph",
     "callee_graph",
     "canonicalize",
     "canonicalize_chunks",
+    "coalesce_guards",
     "constant_pooling",
     "constant_propagation",
     "create_autodiff_subgraphs",
@@ -117,7 +163,10 @@ __all__ = [
     "differentiate_graphs",
     "eliminate_common_subexpression",
     "eliminate_dead_code",
+    "eliminate_guards",
+    "eliminate_redundant_guards",
     "erase_shape_information",
+    "erase_tensor_types",
     "execution_pipeline",
     "fuse_graph",
     "fusion_backends",
@@ -125,27 +174,39 @@ __all__ = [
     "get_pass",
     "gradient_of",
     "inline_calls",
+    "insert_bailout_nodes",
     "insert_graph",
+    "insert_guards",
+    "insert_profile_nodes",
+    "insert_type_checks",
     "is_differentiable",
     "is_enabled",
     "liveness",
     "lower_all_tuples",
     "lower_simple_tuples",
     "merge_node_into_subgraph",
+    "move_guards_to_defs",
     "opt_limit_allows",
     "optimize_for_execution",
+    "optimize_profiled_graph",
     "pack_gradient",
     "parse_log_levels",
     "parse_opt_limits",
     "pass_names",
     "peephole_optimize",
+    "prepare_for_profiling",
+    "profiled_type",
+    "profiling_pipeline",
     "progress",
     "propagate_shapes",
+    "refine_types_from_checks",
     "register_fusion_backend",
     "register_pass",
+    "remove_dominated_guards",
     "remove_list_mutation",
     "remove_mutation",
     "remove_outputs_used_only_in_size",
+    "remove_profile_nodes",
     "remove_tensor_mutation",
     "requires_grad",
     "reset_opt_limit_counters",

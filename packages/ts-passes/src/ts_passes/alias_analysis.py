@@ -17,9 +17,10 @@ implements it:
   output, no annotation is a fresh value. CONSERVATIVE operators and nodes
   without a schema may write to everything their inputs contain and produce
   wildcards.
-- `prim::` nodes are special cases: containers, extractors, `If` (outputs
-  point to both branches' outputs), `Loop` (carried values point to the loop
-  inputs and to the body's outputs), subgraphs, fork/wait, attributes.
+- The kinds whose schema does not say (containers, extractors, `If`, `Loop`,
+  subgraphs, fork/wait, attributes, calls, norms) follow a rule of
+  `alias_rules.ALIAS_RULES`, and kinds tagged `Tag.creates_fresh` make fresh
+  values.
 
 The queries (`may_alias`, `writes_to_alias`, `has_writers`, ...) are O(1)
 dictionary and set operations on cached memory locations once built.
@@ -49,11 +50,11 @@ from ts_ir import (
     Type,
     UnionType,
     Value,
-    constant_value,
     prim,
 )
 from ts_schema import AliasAnalysisKind, registry
 
+from .alias_rules import conservative, rule_for
 from .errors import AliasAnalysisError
 from .jit_log import PassLogger
 from .memory_dag import Element, MemoryDAG
@@ -144,78 +145,6 @@ def _must_be_none(v: Value) -> bool:
     )
 
 
-# -- node kinds alias analysis knows by name
-
-_CREATORS = frozenset(
-    prim[k]
-    for k in (
-        "Constant",
-        "AutogradZero",
-        "AutogradAdd",
-        "FusedConcat",
-        "MMTreeReduce",
-        "MMBatchSide",
-        "BroadcastSizes",
-        "ChunkSizes",
-        "Closure",
-        "CreateObject",
-        "tolist",
-        "Uninitialized",
-        "EmptyListLiteral",
-        "TensorExprGroup",
-        "StaticSubgraph",
-    )
-)
-_CONTAINERS = frozenset({prim.TupleConstruct, prim.ListConstruct, prim.DictConstruct})
-_EXTRACTORS = frozenset(
-    {
-        prim.TupleUnpack,
-        prim.TupleIndex,
-        prim.TupleSlice,
-        prim.ListUnpack,
-        prim.PythonOp,
-        prim.GetAttr,
-    }
-)
-_SUBGRAPHS = frozenset(
-    prim[k]
-    for k in (
-        "FusionGroup",
-        "DifferentiableGraph",
-        "FallbackGraph",
-        "FunctionalGraph",
-        "CudaFusionGroup",
-    )
-)
-_CONSERVATIVE_KINDS = frozenset(
-    prim[k] for k in ("CallFunction", "CallMethod", "Enter", "Exit", "Load", "Store")
-)
-_POINT_TO_FIRST = frozenset(
-    prim[k]
-    for k in ("unchecked_cast", "profile", "profile_ivalue", "Guard", "unchecked_unwrap_optional")
-)
-_NOTHING = frozenset({prim.Print, prim.isinstance, prim.RaiseException})
-# aten ops whose list argument, used once, does not escape (PyTorch's functionalNonEscapingListUse)
-_NON_ESCAPING_LIST_USERS = frozenset(
-    f"aten::{k}" for k in ("cat", "broadcast_tensors", "stack", "vstack", "hstack", "dstack")
-)
-_WAIT = "aten::wait"
-_NORMS = frozenset({"aten::batch_norm", "aten::instance_norm"})
-_IF, _LOOP, _GET_ATTR, _SET_ATTR, _FORK = prim.If, prim.Loop, prim.GetAttr, prim.SetAttr, prim.fork
-_CHUNK, _BCHUNK = prim.ConstantChunk, prim.BroadcastingChunk
-_SPECIAL_KINDS = (
-    _CREATORS
-    | _CONTAINERS
-    | _EXTRACTORS
-    | _SUBGRAPHS
-    | _CONSERVATIVE_KINDS
-    | _POINT_TO_FIRST
-    | _NOTHING
-    | _NORMS
-    | {_IF, _LOOP, _SET_ATTR, _FORK, _CHUNK, _BCHUNK, _WAIT}
-)
-
-
 class AliasDb:
     """Alias and write information for one graph. Build it, query it, keep it in sync.
 
@@ -270,60 +199,8 @@ class AliasDb:
             self._analyze(node)
 
     def _analyze(self, node: Node) -> None:
-        kind = node.kind
-        if kind not in _SPECIAL_KINDS:
-            self._analyze_from_schema(node)
-        elif kind is _IF:
-            self._analyze_if(node)
-        elif kind is _LOOP:
-            self._analyze_loop(node)
-        elif kind in _SUBGRAPHS and node.has_attribute("Subgraph"):
-            self._analyze_subgraph(node)
-        elif kind in _CREATORS:
-            for v in node.outputs:
-                self._give_fresh_alias(v)
-        elif kind in _CONTAINERS:
-            self._analyze_container_construct(node)
-        elif kind in _EXTRACTORS:
-            if self.is_frozen and kind is _GET_ATTR:
-                t = node.input().type
-                if isinstance(t, ClassType) and t.is_module:
-                    for v in node.outputs:
-                        self._give_fresh_alias(v)
-                    return
-            for v in node.outputs:
-                self._set_wildcard(v)
-        elif kind in _POINT_TO_FIRST and node.inputs and node.outputs:
-            self._make_pointer_to(node.output(0), node.inputs[0])
-        elif kind is _CHUNK:
-            for v in node.outputs:
-                self._make_pointer_to(v, node.input(0))
-        elif kind is _BCHUNK:
-            chunks = node.i("chunks")
-            for i, inp in enumerate(node.inputs):
-                for v in node.outputs[i * chunks : (i + 1) * chunks]:
-                    self._make_pointer_to(v, inp)
-        elif kind is _SET_ATTR:
-            self._register_write(node.inputs[0], node)
-            self._set_wildcard(node.inputs[1])
-        elif kind is _FORK:
-            for v in node.inputs:
-                self._set_wildcard(v)
-            for v in node.outputs:
-                self._give_fresh_alias(v)
-        elif kind == _WAIT:
-            for v in node.outputs:
-                self._set_wildcard(v)
-            self._writes_all_wildcards.append(node)
-        elif kind in _CONSERVATIVE_KINDS:
-            self._analyze_conservative(node)
-        elif kind in _NOTHING:
-            for v in node.outputs:
-                self._give_fresh_alias(v)
-        elif kind in _NORMS:
-            self._analyze_norm(node)
-        else:
-            self._analyze_from_schema(node)
+        # the special kinds' rules are a table (alias_rules.py); the rest follow their schema
+        rule_for(node)(self, node)
 
     def _analyze_from_schema(self, node: Node) -> None:
         op = registry.operator_for(node)
@@ -331,7 +208,7 @@ class AliasDb:
             AliasAnalysisKind.CONSERVATIVE,
             AliasAnalysisKind.INTERNAL_SPECIAL_CASE,
         ):
-            self._analyze_conservative(node)
+            conservative(self, node)
             return
         if op.alias_analysis is AliasAnalysisKind.PURE_FUNCTION:
             for v in node.outputs:
@@ -379,89 +256,6 @@ class AliasDb:
                 self._make_pointer_to(actual, bound)
             if formal.is_write:
                 self._register_write(actual, node)
-
-    def _analyze_if(self, node: Node) -> None:
-        then_b, else_b = node.blocks[0], node.blocks[1]
-        self._analyze_block(then_b)
-        self._analyze_block(else_b)
-        for out, a, b in zip(node.outputs, then_b.outputs, else_b.outputs, strict=True):
-            self._make_pointer_to(out, a)
-            self._make_pointer_to(out, b)
-
-    def _analyze_loop(self, node: Node) -> None:
-        body = node.blocks[0]
-        carried_in = node.inputs[2:]
-        block_in = body.inputs[1:]
-        for b, v in zip(block_in, carried_in, strict=True):
-            self._make_pointer_to(b, v)
-        self._analyze_block(body)
-        block_out = body.outputs[1:]
-        for out, b, init in zip(node.outputs, block_out, carried_in, strict=True):
-            self._make_pointer_to(out, b)
-            self._make_pointer_to(out, init)  # a loop that runs no iteration returns its inputs
-        # the next iteration's carried value is this iteration's body output
-        for b, o in zip(block_in, block_out, strict=True):
-            self._make_pointer_to(b, o)
-
-    def _analyze_subgraph(self, node: Node) -> None:
-        sub = node.g("Subgraph")
-        for s, v in zip(sub.inputs, node.inputs, strict=False):
-            self._make_pointer_to(s, v)
-        self._analyze_block(sub.block)
-        for out, s in zip(node.outputs, sub.outputs, strict=False):
-            self._make_pointer_to(out, s)
-
-    def _analyze_container_construct(self, node: Node) -> None:
-        container = node.output()
-        if not self.is_mutable_type(container):
-            return
-        uses = container.uses
-        if len(uses) == 1 and self._non_escaping_use(uses[0].user, container):
-            self._give_fresh_alias(container, contained_wildcards=False)
-            for v in node.inputs:
-                self._add_to_contained(v, container)
-            return
-        self._give_fresh_alias(container)
-        cont = self._elements[container]
-        for v in node.inputs:
-            w = self._set_wildcard(v)
-            if w is not None:
-                self.dag.add_to_contained(w, cont)
-
-    def _non_escaping_use(self, user: Node, container: Value) -> bool:
-        if user.kind is prim.Return:
-            # returned from the graph: nothing later can take the elements out
-            return user.owning_block is self.graph.block
-        if not isinstance(container.type, ListType):
-            return False
-        if user.kind in _NON_ESCAPING_LIST_USERS:
-            return True
-        op = registry.operator_for(user)
-        return op is not None and op.alias_analysis is AliasAnalysisKind.PURE_FUNCTION
-
-    def _analyze_conservative(self, node: Node) -> None:
-        for v in node.inputs:
-            if self.is_mutable_type(v):
-                self._register_write(v, node, contained=True)
-                self._set_wildcard(v)
-        for v in node.outputs:
-            self._set_wildcard(v)
-
-    def _analyze_norm(self, node: Node) -> None:
-        for v in node.outputs:
-            self._give_fresh_alias(v)
-        schema = node.maybe_schema()
-        if schema is None or self.is_frozen:
-            return
-        flag_name = "training" if node.kind == "aten::batch_norm" else "use_input_stats"
-        index = schema.argument_index_with_name(flag_name)
-        flag = node.inputs[index] if index is not None else None
-        if flag is not None and flag.node.kind is prim.Constant and constant_value(flag) is False:
-            return
-        for name in ("running_mean", "running_var"):
-            i = schema.argument_index_with_name(name)
-            if i is not None:
-                self._register_write(node.inputs[i], node)
 
     # ------------------------------------------------------------- primitives
 
@@ -772,14 +566,14 @@ class AliasDb:
             return False
         if to_move is move_point:
             return True
-        working = _WorkingSet(to_move, self)
         backward = to_move.is_after(move_point)
         cur = to_move.prev if backward else to_move.next
         on_move_side = (not after and to_move.is_before(move_point)) or (
             after and to_move.is_after(move_point)
         )
         if on_move_side and cur is move_point:
-            return True
+            return True  # already where it should be: no alias query needed
+        working = _WorkingSet(to_move, self)
         if to_move.has_side_effects() or (not on_move_side and move_point.has_side_effects()):
             return False
         while cur is not move_point:

@@ -20,7 +20,7 @@ afterwards when anything changed.
 
 from __future__ import annotations
 
-from ts_ir import Block, Graph, Node, Value, aten, constant_value, prim
+from ts_ir import Block, Graph, Node, Value, aten, maybe_constant, prim
 from ts_schema import registry
 
 from .alias_analysis import AliasDb
@@ -46,12 +46,7 @@ def _is_t(n: Node) -> bool:
 def _is_tensor_add(n: Node) -> bool:
     if n.kind != "aten::add" or len(n.inputs) != 3:
         return False
-    alpha = n.inputs[2]
-    return (
-        n.inputs[1].type.kind == "TensorType"
-        and alpha.node.kind is prim.Constant
-        and constant_value(alpha) == 1
-    )
+    return n.inputs[1].type.kind == "TensorType" and maybe_constant(n.inputs[2]) == 1
 
 
 class _Token:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .bailout_graph import insert_bailout_nodes
 from .batch_mm import batch_mm
 from .canonicalize import canonicalize
 from .common_subexpression_elimination import eliminate_common_subexpression
@@ -12,11 +13,24 @@ from .dead_code_elimination import eliminate_dead_code
 from .differentiate import differentiate_graphs
 from .fusion_size_outputs import remove_outputs_used_only_in_size
 from .graph_fuser import canonicalize_chunks, fuse_graph
+from .guard_elimination import (
+    coalesce_guards,
+    eliminate_guards,
+    eliminate_redundant_guards,
+    move_guards_to_defs,
+    remove_dominated_guards,
+)
 from .inliner import inline_calls
+from .insert_guards import insert_guards, insert_type_checks
 from .loop_unrolling import unroll_loops
 from .lower_tuples import lower_all_tuples, lower_simple_tuples
 from .pass_manager import register_pass
 from .peephole import peephole_optimize
+from .profiling_instrumentation import (
+    insert_profile_nodes,
+    refine_types_from_checks,
+    remove_profile_nodes,
+)
 from .remove_mutation import remove_list_mutation, remove_mutation, remove_tensor_mutation
 from .shape_analysis import erase_shape_information, propagate_shapes
 from .specialize_autograd_zero import specialize_autograd_zero
@@ -107,4 +121,44 @@ def register_builtin_passes() -> None:
         "canonicalize_chunks",
         canonicalize_chunks,
         "aten::chunk + prim::ListUnpack → prim::ConstantChunk",
+    )
+    # the profiling executor's passes (profiling_pipelines.py)
+    r(
+        "insert_profile_nodes",
+        insert_profile_nodes,
+        "forget tensor types, then prim::profile every use of a tensor",
+        aliases=["instrument_graph", "profiling_record"],
+    )
+    r("remove_profile_nodes", remove_profile_nodes, "remove prim::profile nodes")
+    r("insert_guards", insert_guards, "prim::profile with a recorded type → prim::Guard")
+    r("move_guards_to_defs", move_guards_to_defs, "move guards up to what they check")
+    r("coalesce_guards", coalesce_guards, "merge side-by-side guards of one value")
+    r("remove_dominated_guards", remove_dominated_guards, "drop guards a dominating guard implies")
+    r(
+        "eliminate_guards",
+        eliminate_guards,
+        "drop guards whose types shape propagation derives from checked types",
+    )
+    r(
+        "eliminate_redundant_guards",
+        eliminate_redundant_guards,
+        "move, coalesce, dominated and derivable guard elimination",
+        aliases=["guard_elimination"],
+    )
+    r(
+        "insert_bailout_nodes",
+        insert_bailout_nodes,
+        "prim::Guard → prim::BailOut capturing live values, with a prim::BailoutTemplate",
+        aliases=["insert_bailouts"],
+    )
+    r(
+        "insert_type_checks",
+        insert_type_checks,
+        "guard fusion groups with prim::TypeCheck, prim::If and a prim::FallbackGraph",
+        aliases=["guard_fusion_groups"],
+    )
+    r(
+        "refine_types_from_checks",
+        refine_types_from_checks,
+        "recompute tensor types from guards, bailouts, type checks and fusion groups",
     )

@@ -49,14 +49,14 @@ def canonicalize(
 ) -> bool:
     """Renumber values in definition order (see the module docstring); True if any changed."""
     values = _values(graph)
-    before = [(v.unique, v.debug_name) for v in values]
+    before = [v.debug_name for v in values]  # as printed
     inputs = set(graph.inputs)
     if not keep_unique_names:
         for v in values:
             if v.has_debug_name() and (strip_input_names or v not in inputs):
                 v.set_debug_name(None)
     graph.renumber_values()
-    changed = before != [(v.unique, v.debug_name) for v in values]
+    changed = before != [v.debug_name for v in values]
     for sub in _subgraphs(graph):
         changed |= canonicalize(
             sub, keep_unique_names=keep_unique_names, strip_input_names=strip_input_names

@@ -3,6 +3,8 @@
     ts-opt model.ir -p constant-propagation,dce,cse     print the optimized graph
     ts-opt -p peephole < model.ir                        read standard input
     ts-opt --list                                        the passes it knows
+    ts-opt cases.ir --split-input-file -p dce            each graph of a multi-case file
+    ts-opt model.ir -p cse,dce --verify-each             lint after every pass
 
 A file that does not parse, or an unknown pass, prints one line of error
 (`ts-opt: error: ...`) and exits with status 1. `tsjit opt` is the same
@@ -15,9 +17,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ts_ir import TorchScriptError, parse_ir
+from ts_ir import CASE_MARKER, TestCase, TorchScriptError, parse_ir, split_cases
 
-from .pass_manager import get_pass, passes
+from .pass_manager import get_pass, passes, run_pass
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:
@@ -33,6 +35,17 @@ def _parser(prog: str) -> argparse.ArgumentParser:
         help="comma-separated pass names, run in order (may repeat)",
     )
     p.add_argument("--list", action="store_true", help="list the passes and exit")
+    p.add_argument(
+        "--verify-each",
+        action="store_true",
+        help="lint the graph after every pass; a malformed one names the pass that broke it",
+    )
+    p.add_argument(
+        "--split-input-file",
+        action="store_true",
+        help=f"the file holds several graphs separated by '{CASE_MARKER}' lines: run the passes "
+        "on each and print the results separated the same way",
+    )
     p.add_argument(
         "--no-source-locations",
         action="store_true",
@@ -68,16 +81,21 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "ts-opt") -> int:
             filename = args.file
     except OSError as exc:
         return _error(f"cannot read {args.file}: {exc.strerror}")
-    try:
-        graph = parse_ir(text, filename=filename)
-    except TorchScriptError as exc:
-        return _error(f"{filename}: {_one_line(str(exc))}")
-    try:
-        for info in infos:
-            info.fn(graph)
-    except TorchScriptError as exc:
-        return _error(_one_line(str(exc)))
-    sys.stdout.write(graph.to_string(source_locations=not args.no_source_locations))
+    chunks = split_cases(text) if args.split_input_file else [TestCase(text, 1)]
+    outputs = []
+    for case in chunks:
+        try:
+            graph = parse_ir(case.text, filename=filename)
+            graph.lint()
+        except TorchScriptError as exc:
+            return _error(f"{filename}:{case.line}: {_one_line(str(exc))}")
+        try:
+            for info in infos:
+                run_pass(graph, info.name, verify=args.verify_each)
+        except TorchScriptError as exc:
+            return _error(_one_line(str(exc)))
+        outputs.append(graph.to_string(source_locations=not args.no_source_locations))
+    sys.stdout.write(f"{CASE_MARKER}\n".join(outputs))
     return 0
 
 

@@ -13,8 +13,8 @@ implementation is left alone. Containers (`ListConstruct`, `TupleConstruct`,
 `ListUnpack`, `TupleUnpack`, `TupleIndex`, `DictConstruct`) are folded here.
 Never folded: nondeterministic nodes (rand, dropout in training), nodes with
 side effects, nodes whose inputs or outputs may be written (alias analysis),
-nodes in TorchScript's skip list, vararg operators, and results that cannot
-be constants (tensors that require grad, objects).
+operators tagged `Tag.no_fold` (TorchScript's skip list), vararg operators,
+and results that cannot be constants (tensors that require grad, objects).
 
 Control flow: `prim::If` on a constant condition is replaced by the taken
 branch; `prim::Loop` that cannot run is removed; `If` outputs equal in both
@@ -28,12 +28,15 @@ from __future__ import annotations
 from typing import Any
 
 from ts_ir import (
+    NOT_CONSTANT,
     Block,
     Device,
     DeviceType,
     Graph,
+    IfView,
     IRError,
     ListType,
+    LoopView,
     Node,
     NoneType,
     OptionalType,
@@ -43,10 +46,10 @@ from ts_ir import (
     TupleType,
     Type,
     Value,
-    constant_value,
+    maybe_constant,
     prim,
 )
-from ts_schema import registry
+from ts_schema import Tag, registry
 
 from .alias_analysis import AliasDb
 from .dead_code_elimination import eliminate_dead_code
@@ -55,35 +58,18 @@ from .node_properties import attributes_key, is_nondeterministic
 
 log = PassLogger(__name__)
 
-SKIP_KINDS = frozenset(
-    prim[k]
-    for k in (
-        "If", "Loop", "Closure", "Constant", "AutogradZero", "Uninitialized", "Guard",
-        "profile", "profile_ivalue", "unchecked_unwrap_optional", "awaitable", "fork",
-        "RaiseException", "Print", "CallFunction", "CallMethod", "GetAttr", "SetAttr",
-        "CreateObject", "isinstance", "Enter", "Exit", "FusionGroup", "DifferentiableGraph",
-        "BailOut", "TypeCheck", "RequiresGradCheck",
-    )
-) | frozenset({"aten::dequantize", "aten::wait", "aten::warn"})  # fmt: skip
-
-_NO_VALUE = object()
-
 
 class _Unfoldable(Exception):
     """The node cannot be evaluated at compile time."""
 
 
 def _input_constant(v: Value) -> Any:
-    n = v.node
-    if n.kind is not prim.Constant:
-        return _NO_VALUE
-    if n.has_attribute("name") and not n.has_attribute("value"):
-        return _NO_VALUE  # a function constant: nothing to compute with
-    value = constant_value(v)
+    """`maybe_constant`, except that tensor constants are not folded through."""
+    value = maybe_constant(v)
     if isinstance(value, TensorLiteral):
-        return _NO_VALUE
+        return NOT_CONSTANT
     if isinstance(value, list) and any(isinstance(x, TensorLiteral) for x in value):
-        return _NO_VALUE
+        return NOT_CONSTANT
     return value
 
 
@@ -220,7 +206,7 @@ class _ConstantPropagator:
 
     def supported(self, n: Node) -> bool:
         return (
-            n.kind not in SKIP_KINDS
+            Tag.no_fold not in registry.tags_of(n)
             and not n.blocks
             and not n.has_attribute("Subgraph")
             and not is_nondeterministic(n)
@@ -230,7 +216,7 @@ class _ConstantPropagator:
 
     def propagate(self, n: Node) -> None:
         args = [_input_constant(v) for v in n.inputs]
-        if any(a is _NO_VALUE for a in args):
+        if any(a is NOT_CONSTANT for a in args):
             return
         try:
             outputs = _evaluate(n, args)
@@ -254,8 +240,9 @@ class _ConstantPropagator:
 
     @staticmethod
     def loop_will_not_run(n: Node) -> bool:
-        trip = _input_constant(n.inputs[0])
-        cond = _input_constant(n.inputs[1])
+        loop = LoopView(n)
+        trip = maybe_constant(loop.max_trip_count)
+        cond = maybe_constant(loop.input_cond)
         trip_count = trip if isinstance(trip, int) and not isinstance(trip, bool) else 1
         start = cond if isinstance(cond, bool) else True
         return not (start and trip_count > 0)
@@ -264,8 +251,8 @@ class _ConstantPropagator:
         if not log.allowed():
             return
         log.update(lambda: f"removing a loop that never runs: {n!r}")
-        for i, out in enumerate(n.outputs):
-            out.replace_all_uses_with(n.inputs[2 + i])
+        for carried in LoopView(n).all_carried():
+            carried.final.replace_all_uses_with(carried.initial)
         n.destroy()
         self.made_change = True
 
@@ -273,9 +260,10 @@ class _ConstantPropagator:
         if not log.allowed():
             self.blocks(n)
             return
-        cond = _input_constant(n.input())
+        view = IfView(n)
+        cond = maybe_constant(view.cond)
         log.update(lambda: f"folding prim::If where the condition is {cond}")
-        body = n.blocks[0 if cond else 1]
+        body = view.then_block if cond else view.else_block
         self.block(body)
         for inner in list(body.nodes()):
             inner.move_before(n)
@@ -285,10 +273,10 @@ class _ConstantPropagator:
         self.made_change = True
 
     def remove_extra_if_outputs(self, n: Node) -> None:
-        then_b, else_b = n.blocks
+        view = IfView(n)
         i = 0
         while i < len(n.outputs):
-            t_out, f_out = then_b.outputs[i], else_b.outputs[i]
+            t_out, f_out = view.then_block.outputs[i], view.else_block.outputs[i]
             replacement: Value | None = None
             if t_out is f_out:
                 replacement = t_out
@@ -309,24 +297,19 @@ class _ConstantPropagator:
                 continue
             log.update(lambda i=i: f"output {i} of prim::If is the same in both branches")
             n.outputs[i].replace_all_uses_with(replacement)
-            n.erase_output(i)
-            then_b.erase_output(i)
-            else_b.erase_output(i)
+            view.remove_output(i)
             self.made_change = True
 
     def remove_extra_loop_outputs(self, n: Node) -> None:
-        body = n.blocks[0]
-        for i in range(len(n.outputs) - 1, -1, -1):
-            if body.inputs[1 + i] is not body.outputs[1 + i] or not log.allowed():
+        loop = LoopView(n)
+        for i in range(loop.num_carried() - 1, -1, -1):
+            carried = loop.carried(i)
+            if carried.body_input is not carried.body_output or not log.allowed():
                 continue
             log.update("loop-carried value %d does not change", i)
-            init = n.inputs[2 + i]
-            n.outputs[i].replace_all_uses_with(init)
-            body.inputs[1 + i].replace_all_uses_with(init)
-            n.erase_output(i)
-            n.remove_input(2 + i)
-            body.erase_input(1 + i)
-            body.erase_output(1 + i)
+            carried.final.replace_all_uses_with(carried.initial)
+            carried.body_input.replace_all_uses_with(carried.initial)
+            loop.remove_carried(i)
             self.made_change = True
 
 

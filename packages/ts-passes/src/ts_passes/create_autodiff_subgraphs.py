@@ -17,7 +17,8 @@ or a node with effects); groups merge. Constants are copied in, not moved.
 The scan repeats until nothing merges, then nested blocks get their own
 groups.
 
-A group's outputs must be new tensors: an output that may alias one of the
+Nodes whose results are written in place later stay out of groups. A group's outputs must
+be new tensors: an output that may alias one of the
 group's inputs or another output (a view, `aten::t(%w)` returned as is)
 would lose the view relation autograd keeps for it, so the node producing it
 goes back out of the group (and what it feeds, if that leaves the rest
@@ -96,21 +97,23 @@ class _Slicer:
         unmerge_subgraph(group)
         return True
 
-    def should_consider(self, node: Node) -> bool:
+    def should_consider(self, node: Node, db: AliasDb) -> bool:
         if node.kind is DIFFERENTIABLE_GRAPH:
             return True
-        return is_differentiable(node, rules=self.rules)
+        # a tensor written in place later (`k = ones(...); k[1, 1] = 5.0`) stays outside:
+        # made inside a group, the group's own optimization could not see the writes
+        return is_differentiable(node, rules=self.rules) and not db.has_writers(list(node.outputs))
 
     def scan_node(self, consumer: Node, db: AliasDb) -> tuple[Node | None, bool]:
         # a group starts at a node making tensors: scalar work alone is not worth a group
         if (
             consumer.owning_block is self.block
             and any(isinstance(o.type, TensorType) for o in consumer.outputs)
-            and self.should_consider(consumer)
+            and self.should_consider(consumer, db)
         ):
             for producer in self._reverse_topological(consumer.inputs):
                 pnode = producer.node
-                if not self.should_consider(pnode):
+                if not self.should_consider(pnode, db):
                     continue
                 if not db.move_before_topologically_valid(pnode, consumer):
                     continue

@@ -15,7 +15,7 @@ unmarked nodes without uses, and unused outputs of `prim::If` and of
 
 from __future__ import annotations
 
-from ts_ir import Block, Graph, Node, Value, prim
+from ts_ir import Block, Graph, IfView, LoopView, Node, Value, prim
 
 from .alias_analysis import AliasDb
 from .jit_log import PassLogger
@@ -98,14 +98,11 @@ class _DeadCodeEliminator:
             self.mark_node(ret)
             return
         if outer.kind is prim.Loop:
-            body_in = block.inputs[1:]
-            body_out = block.outputs[1:]
-            for inner_in, inner_out, outer_out in zip(
-                body_in, body_out, outer.outputs, strict=True
-            ):
-                if outer_out in self.live_values or inner_in.uses:
-                    self._make_live(inner_out)
-            self._make_live(block.outputs[0])
+            loop = LoopView(outer)
+            for carried in loop.all_carried():
+                if carried.final in self.live_values or carried.body_input.uses:
+                    self._make_live(carried.body_output)
+            self._make_live(loop.next_cond)
         else:
             for inner_out, outer_out in zip(ret.inputs, outer.outputs, strict=False):
                 if outer_out in self.live_values:
@@ -130,7 +127,7 @@ class _DeadCodeEliminator:
         self.mark_return(block.return_node)
         for node in block.nodes_reversed():
             if node.kind is prim.Loop:
-                while self.mark_block(node.blocks[0]):
+                while self.mark_block(LoopView(node).body):
                     any_marked = True
             else:
                 for b in node.blocks:
@@ -158,28 +155,25 @@ class _DeadCodeEliminator:
     def _remove_dead_if_outputs(self, node: Node) -> None:
         if node.kind is not prim.If:
             return
+        view = IfView(node)
         for i in range(len(node.outputs) - 1, -1, -1):
             if not node.outputs[i].uses and log.allowed():
                 log.update("removing unused output %d of prim::If", i)
-                node.erase_output(i)
-                for b in node.blocks:
-                    b.erase_output(i)
+                view.remove_output(i)
                 self.changed = True
 
     def _remove_dead_loop_outputs(self, node: Node) -> None:
         if node.kind is not prim.Loop:
             return
-        body = node.blocks[0]
-        for i in range(len(node.outputs) - 1, -1, -1):
-            if node.outputs[i].uses or body.inputs[1 + i].uses:
+        loop = LoopView(node)
+        for i in range(loop.num_carried() - 1, -1, -1):
+            carried = loop.carried(i)
+            if carried.final.uses or carried.body_input.uses:
                 continue
             if not log.allowed():
                 continue
             log.update("removing unused loop-carried value %d of prim::Loop", i)
-            node.erase_output(i)
-            node.remove_input(2 + i)
-            body.erase_input(1 + i)
-            body.erase_output(1 + i)
+            loop.remove_carried(i)
             self.changed = True
 
     def run(self, block: Block) -> bool:

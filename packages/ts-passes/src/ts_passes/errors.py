@@ -27,3 +27,12 @@ class AliasAnalysisError(PassError):
 
 class FusionBackendError(PassError):
     """A fusion backend is malformed or failed to load."""
+
+
+class PassFailedError(PassError):
+    """A pass raised, or (verifying each pass) left a graph that does not lint: `pass_name`
+    names it, `__cause__` is what went wrong."""
+
+    def __init__(self, pass_name: str, what: str) -> None:
+        self.pass_name = pass_name
+        super().__init__(f"pass {pass_name!r} {what}")

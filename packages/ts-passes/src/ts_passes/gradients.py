@@ -238,7 +238,7 @@ class GradientBuilder:
         if op is None or _reads_df(self.df, args):
             return self.df
         schema = op.schema
-        if schema.is_mutable or op.side_effects or schema.is_vararg or schema.is_varret:
+        if schema.is_mutable or op.has_side_effects or schema.is_vararg or schema.is_varret:
             return self.df
         if not schema.returns or any(isinstance(r.type, TensorType) for r in schema.returns):
             return self.df

@@ -6,6 +6,9 @@
                                                   %d = aten::sigmoid(%c)
                                                   return (%d)
 
+First `fusion_rewrites` exposes the pointwise work inside larger operators
+(a linear layer's bias, inference batch norm) to the fuser.
+
 The fuser knows no device: a node is fusible when the backend registered for
 the device of its tensor outputs (`fusion_backend.backend_for`) says
 `can_fuse(node)`, the node is in the block being fused, has one output (or
@@ -45,6 +48,7 @@ from ts_ir import (
 from .alias_analysis import AliasDb
 from .dead_code_elimination import eliminate_dead_code, eliminate_dead_code_in_block
 from .fusion_backend import backend_for, fusion_backends
+from .fusion_rewrites import rewrite_for_fusion
 from .jit_log import PassLogger
 from .node_properties import node_key
 
@@ -62,16 +66,43 @@ def _is_tensor(v: Value) -> bool:
 
 
 def _device_of(node: Node) -> object | None:
+    """The device of the node's used tensor outputs (of all of them, before any is used)."""
     devices = set()
+    used = any(out.uses for out in node.outputs)
     for out in node.outputs:
         t = out.type
         if not isinstance(t, TensorType):
             return None
-        if out.uses:
+        if out.uses or not used:
             devices.add(t.device)
     if len(devices) != 1:
         return None
     return devices.pop()
+
+
+def backend_can_fuse(node: Node) -> bool:
+    """Whether `node` may join a fusion group: one output (or a chunk), no side effects, its
+    other inputs constants or numbers, and the backend of its device can fuse it."""
+    if node.blocks or node.has_attribute("Subgraph") or node.kind is prim.Constant:
+        return False
+    if node.kind is not prim.ConstantChunk and len(node.outputs) != 1:
+        return False
+    if node.has_side_effects():
+        return False
+    for v in node.inputs:
+        if _is_tensor(v) or v.node.kind is prim.Constant:
+            continue
+        if not isinstance(v.type, _SCALARS):
+            return False
+    device = _device_of(node)
+    backend = backend_for(device) if device is not None else None  # type: ignore[arg-type]
+    if backend is None:
+        return False
+    try:
+        return bool(backend.can_fuse(node))
+    except Exception as exc:
+        log.debug("backend %s failed on %s: %s", backend, node.kind, exc)
+        return False
 
 
 # -- chunk canonicalization
@@ -127,14 +158,16 @@ def _restore_chunk(graph: Graph, cc: Node) -> None:
 
 
 class _GraphFuser:
-    __slots__ = ("block", "changed", "db", "graph")
+    __slots__ = ("block", "changed", "db", "fusible", "graph")
 
-    def __init__(self, block: Block, db: AliasDb) -> None:
+    def __init__(self, block: Block, db: AliasDb, fusible: dict[Node, bool]) -> None:
         # One AliasDb for the whole graph, kept in sync as groups form (new values take the
-        # elements of the values they replace), so nested blocks do not rebuild it.
+        # elements of the values they replace), so nested blocks do not rebuild it; and one
+        # memo of the backends' answers, since every consumer asks about its producers.
         self.block = block
         self.graph = block.graph
         self.db = db
+        self.fusible = fusible
         self.changed = False
 
     # fusibility
@@ -147,26 +180,10 @@ class _GraphFuser:
         return self.is_simple_map(node)
 
     def is_simple_map(self, node: Node) -> bool:
-        if node.blocks or node.has_attribute("Subgraph") or node.kind is prim.Constant:
-            return False
-        if node.kind is not prim.ConstantChunk and len(node.outputs) != 1:
-            return False
-        if node.has_side_effects():
-            return False
-        for v in node.inputs:
-            if _is_tensor(v) or v.node.kind is prim.Constant:
-                continue
-            if not isinstance(v.type, _SCALARS):
-                return False
-        device = _device_of(node)
-        backend = backend_for(device) if device is not None else None  # type: ignore[arg-type]
-        if backend is None:
-            return False
-        try:
-            return bool(backend.can_fuse(node))
-        except Exception as exc:
-            log.debug("backend %s failed on %s: %s", backend, node.kind, exc)
-            return False
+        known = self.fusible.get(node)
+        if known is None:
+            known = self.fusible[node] = backend_can_fuse(node)
+        return known
 
     # building groups
 
@@ -258,6 +275,8 @@ class _GraphFuser:
             return None
         if pnode.kind is not FUSION_GROUP and len(pnode.outputs) != 1:
             return None
+        if consumer.kind is not FUSION_GROUP and len(consumer.outputs) != 1:
+            return None  # a chunk whose pieces are read outside any group starts no group
         size = len(consumer.inputs) + len(consumer.outputs) + len(pnode.inputs) + len(pnode.outputs)
         if size > SUBGRAPH_ARG_LIMIT:
             return None
@@ -499,7 +518,7 @@ class _GraphFuser:
         # nested blocks last to first: nodes are destroyed from the back of use lists
         for node in list(self.block.nodes_reversed()):
             for b in node.blocks:
-                self.changed |= _GraphFuser(b, self.db).run()
+                self.changed |= _GraphFuser(b, self.db, self.fusible).run()
         return self.changed
 
 
@@ -550,8 +569,9 @@ def fuse_graph(graph: Graph) -> bool:
     if not fusion_backends():
         return False
     log.dump("before fusion", graph)
-    changed = canonicalize_chunks(graph)
-    fused = _GraphFuser(graph.block, AliasDb(graph)).run()
+    changed = rewrite_for_fusion(graph, backend_can_fuse)
+    changed |= canonicalize_chunks(graph)
+    fused = _GraphFuser(graph.block, AliasDb(graph), {}).run()
     for node in list(graph.all_nodes()):
         if node.kind is prim.ConstantChunk:
             _restore_chunk(graph, node)

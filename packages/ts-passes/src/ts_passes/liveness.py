@@ -10,7 +10,7 @@ constant table, not in registers). O(nodes × live values).
 
 from __future__ import annotations
 
-from ts_ir import Block, Graph, Node, Value, prim
+from ts_ir import Block, Graph, LoopView, Node, Value, prim
 
 
 def _not_constant(values: list[Value]) -> set[Value]:
@@ -37,7 +37,7 @@ class _Liveness:
         return live
 
     def loop(self, node: Node, live_after: set[Value]) -> set[Value]:
-        body = node.blocks[0]
+        body = LoopView(node).body
         # everything live after the loop, and everything the body reads from outside,
         # stays live for every iteration: run the body twice to reach the fixed point
         carried = set(live_after)

@@ -25,11 +25,10 @@ Dead code elimination runs afterwards when anything changed.
 
 from __future__ import annotations
 
-from ts_ir import Block, Graph, IntType, Node, Value, aten, prim
+from ts_ir import Block, Graph, IntType, LoopView, Node, Value, aten, maybe_constant, prim
 
 from .dead_code_elimination import eliminate_dead_code, eliminate_dead_code_in_block
 from .jit_log import PassLogger
-from .node_properties import is_true_constant
 
 log = PassLogger(__name__)
 
@@ -42,7 +41,8 @@ _NOT_EXECUTED = frozenset({prim.Constant, prim.profile, prim.profile_ivalue})
 def is_for_loop(node: Node) -> bool:
     if node.kind is not prim.Loop:
         return False
-    return is_true_constant(node.inputs[1]) and is_true_constant(node.blocks[0].outputs[0])
+    loop = LoopView(node)
+    return maybe_constant(loop.input_cond) is True and maybe_constant(loop.next_cond) is True
 
 
 def limited_block_size(body: Block, limit: int) -> int:
@@ -92,25 +92,25 @@ def _repeat_body(body: Block, times: int, dest: Block) -> None:
 
 def _replace_loop_counter(loop: Node) -> None:
     graph = loop.graph
-    body = loop.blocks[0]
+    view = LoopView(loop)
     with graph.inserting_before(loop):
         init = graph.insert_constant(0)
-    loop.insert_input(2, init)
+    view.insert_carried_input(0, init)
     loop.insert_output(0, IntType.get())
-    counter = body.insert_input(1, type=IntType.get())
-    body.inputs[0].replace_all_uses_with(counter)
-    with graph.inserting_before(body.return_node):
+    counter = view.insert_body_carried_input(0, IntType.get())
+    view.current_trip_count.replace_all_uses_with(counter)
+    with graph.inserting_before(view.body.return_node):
         result = graph.insert(aten.add, [counter, 1])
-    body.insert_output(1, result)
+    view.insert_body_carried_output(0, result)
 
 
 def _inline_body(loop: Node) -> None:
     """Replace a loop that runs exactly once by its body."""
     graph = loop.graph
-    body = loop.blocks[0]
-    value_map: dict[Value, Value] = {}
-    for i in range(2, len(loop.inputs)):
-        value_map[body.inputs[i - 1]] = loop.inputs[i]
+    view = LoopView(loop)
+    body = view.body
+    carried = view.all_carried()
+    value_map: dict[Value, Value] = {c.body_input: c.initial for c in carried}
 
     def get(v: Value) -> Value:
         return value_map.get(v, v)
@@ -120,27 +120,27 @@ def _inline_body(loop: Node) -> None:
             clone = graph.insert_node(graph.create_clone(node, get))
             for old, new in zip(node.outputs, clone.outputs, strict=True):
                 value_map[old] = new
-    for i, out in enumerate(loop.outputs):
-        out.replace_all_uses_with(get(body.outputs[i + 1]))
+    for c in carried:
+        c.final.replace_all_uses_with(get(c.body_output))
     loop.destroy()
 
 
 def _unroll(loop: Node) -> bool:
     graph = loop.graph
-    body = loop.blocks[0]
+    view = LoopView(loop)
+    body = view.body
     if not is_small_block(body):
         return False
     if not log.allowed():
         return False
-    if body.inputs[0].uses:
+    if view.current_trip_count.uses:
         _replace_loop_counter(loop)
-        body = loop.blocks[0]
-    trip = loop.inputs[0]
+        body = view.body
+    trip = view.max_trip_count
     const_len = None
-    if trip.node.kind is prim.Constant and trip.node.has_attribute("value"):
-        value = trip.node.attr("value")
-        if isinstance(value, int) and not isinstance(value, bool):
-            const_len = value
+    value = maybe_constant(trip)
+    if isinstance(value, int) and not isinstance(value, bool):
+        const_len = value
     if const_len is not None and const_len < MAX_BODY_REPEATS:
         log.update("unrolling a loop of %d iterations completely", const_len)
         dest = loop.add_block()
@@ -151,17 +151,18 @@ def _unroll(loop: Node) -> bool:
     log.update("unrolling a loop by %d", UNROLL_FACTOR)
     epilogue = graph.create_clone(loop, lambda v: v)
     epilogue.insert_after(loop)
+    epilogue_view = LoopView(epilogue)
     for i, out in enumerate(loop.outputs):
         out.replace_all_uses_with(epilogue.outputs[i])
-        epilogue.replace_input(i + 2, out)
+        epilogue_view.replace_carried_input(i, out)
     dest = loop.add_block()
     _repeat_body(body, UNROLL_FACTOR, dest)
     loop.erase_block(0)
     with graph.inserting_before(loop):
         unrolled = graph.insert("aten::__round_to_zero_floordiv", [trip, UNROLL_FACTOR])
-        loop.replace_input(0, unrolled)
+        view.replace_max_trip_count(unrolled)
         done = graph.insert(aten.mul, [unrolled, UNROLL_FACTOR])
-        epilogue.replace_input(0, graph.insert(aten.sub, [trip, done]))
+        epilogue_view.replace_max_trip_count(graph.insert(aten.sub, [trip, done]))
     return True
 
 

@@ -22,7 +22,7 @@ whole (a list, a call) is rebuilt there with `prim::TupleConstruct`.
 
 from __future__ import annotations
 
-from ts_ir import Block, Graph, Node, TupleType, Value, constant_value, prim
+from ts_ir import Block, Graph, LoopView, Node, TupleType, Value, maybe_constant, prim
 
 from .dead_code_elimination import eliminate_dead_code, eliminate_dead_code_in_block
 from .jit_log import PassLogger
@@ -61,10 +61,10 @@ def _remove_tuple_uses(node: Node) -> bool:
                 out.replace_all_uses_with(v)
             user.destroy()
             changed = True
-        elif user.kind is prim.TupleIndex and user.inputs[1].node.kind is prim.Constant:
-            i = constant_value(user.inputs[1])
+        elif user.kind is prim.TupleIndex:
+            i = maybe_constant(user.inputs[1])
             n = len(node.inputs)
-            if isinstance(i, int) and -n <= i < n and log.allowed():
+            if isinstance(i, int) and not isinstance(i, bool) and -n <= i < n and log.allowed():
                 log.update("indexing a constructed tuple")
                 user.output().replace_all_uses_with(node.inputs[i])
                 user.destroy()
@@ -156,7 +156,7 @@ class _TupleLowering:
             self.changed = True
 
     def lower_loop(self, node: Node) -> None:
-        body = node.blocks[0]
+        loop = LoopView(node)
         i = 0
         while i < len(node.outputs):
             out = node.outputs[i]
@@ -166,26 +166,24 @@ class _TupleLowering:
             elem_types = list(out.type.elements)
             n = len(elem_types)
             graph = self.graph
+            initial, old_in, v, _ = loop.carried(i)
             # the initial value, element by element
-            init = node.inputs[2 + i]
             with graph.inserting_before(node):
-                init_elems = _first_level(init, graph, None)
-            node.remove_input(2 + i)
+                init_elems = _first_level(initial, graph, None)
+            loop.remove_carried_input(i)
             for k, e in enumerate(init_elems):
-                node.insert_input(2 + i + k, e)
+                loop.insert_carried_input(i + k, e)
             # the body's carried input
-            old_in = body.inputs[1 + i]
-            new_ins = [body.insert_input(1 + i + k, type=t) for k, t in enumerate(elem_types)]
-            with graph.inserting_after(body.param_node):
+            new_ins = [loop.insert_body_carried_input(i + k, t) for k, t in enumerate(elem_types)]
+            with graph.inserting_after(loop.body.param_node):
                 rebuilt_in = graph.insert_node(graph.create_tuple(new_ins, out.type))
             old_in.replace_all_uses_with(rebuilt_in.output())
-            body.erase_input(1 + i + n)
+            loop.erase_body_carried_input(i + n)
             # the body's carried output
-            v = body.outputs[1 + i]
-            out_elems = _first_level(v, graph, body)
-            body.erase_output(1 + i)
+            out_elems = _first_level(v, graph, loop.body)
+            loop.erase_body_carried_output(i)
             for k, e in enumerate(out_elems):
-                body.insert_output(1 + i + k, e)
+                loop.insert_body_carried_output(i + k, e)
             # the loop's output
             news = [node.insert_output(i + k, t) for k, t in enumerate(elem_types)]
             old = node.outputs[i + n]

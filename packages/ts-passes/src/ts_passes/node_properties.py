@@ -4,47 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from ts_ir import AttributeKind, Graph, Node, Value, constant_value, prim
-
-_NONDETERMINISTIC = frozenset(
-    f"aten::{k}"
-    for k in (
-        "dropout", "feature_dropout", "alpha_dropout", "feature_alpha_dropout",
-        "_fused_dropout", "native_dropout", "_standard_gamma", "bernoulli", "multinomial",
-        "normal", "poisson", "binomial", "rrelu", "rrelu_with_noise", "rand", "rand_like",
-        "randint", "randint_like", "randn", "randn_like", "randperm", "uniform",
-        "exponential", "geometric", "log_normal", "cauchy", "bernoulli_", "uniform_",
-        "normal_", "random_", "exponential_", "geometric_", "log_normal_", "cauchy_",
-        "seed", "initial_seed",
-    )
-)  # fmt: skip
-_DROPOUTS = frozenset({"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout"})
+from ts_ir import AttributeKind, Graph, Node, TensorLiteral, Value, maybe_constant
+from ts_schema import Tag, registry
 
 
 def is_nondeterministic(node: Node) -> bool:
-    """Whether running `node` twice may give different results (rand, dropout in training...)."""
-    if node.kind not in _NONDETERMINISTIC:
+    """Whether running `node` twice may give different results: tagged `Tag.nondeterministic`
+    (rand, dropout...), except where a `train` argument is the constant False, as in
+    PyTorch's `Node::isNondeterministic` (dropout in evaluation mode returns its input)."""
+    if Tag.nondeterministic not in registry.tags_of(node):
         return False
-    if node.kind in _DROPOUTS and len(node.inputs) == 3:
-        train = node.inputs[2]
-        if train.node.kind is prim.Constant and constant_value(train) is False:
+    schema = registry.schema_for(node)
+    if schema is not None:
+        i = schema.argument_index_with_name("train")
+        if i is not None and i < len(node.inputs) and maybe_constant(node.inputs[i]) is False:
             return False
     return True
 
 
-def is_constant_value(v: Value) -> bool:
-    return v.node.kind is prim.Constant
-
-
 def is_true_constant(v: Value) -> bool:
-    return v.node.kind is prim.Constant and _safe_constant(v) is True
-
-
-def _safe_constant(v: Value) -> Any:
-    try:
-        return constant_value(v)
-    except Exception:
-        return None
+    return maybe_constant(v) is True
 
 
 def _freeze(value: Any) -> Any:
@@ -62,7 +41,7 @@ def _freeze(value: Any) -> Any:
         hash(value)
     except TypeError:
         return ("object", id(value))
-    if hasattr(value, "numel") and not hasattr(value, "literal"):
+    if hasattr(value, "numel") and not isinstance(value, TensorLiteral):
         return ("tensor", id(value))  # real tensors: only the same object is equal
     return (type(value).__name__, value)
 
@@ -75,8 +54,8 @@ def attributes_key(node: Node) -> tuple:
     for name in sorted(node.attribute_names()):
         kind = node.kind_of(name)
         value = node.attr(name)
-        if kind is AttributeKind.t and hasattr(value, "literal"):
-            value = ("literal", _freeze(value.literal))
+        if kind is AttributeKind.t and isinstance(value, TensorLiteral):
+            value = ("literal", _freeze(value.key()))
         items.append((name, kind.value, _freeze(value)))
     return tuple(items)
 

@@ -96,10 +96,12 @@ def optimize_for_execution(
     grad_enabled: bool,
     fuse: bool = True,
     backward: bool = False,
+    verify_each: bool = False,
 ) -> None:
     """Optimize a specialized copy of a graph for running (see the module docstring);
     `fuse=False` leaves out `fuse_graph` (the runtime's fuser switch); `backward=True`
-    for the backward graph of a differentiable graph (`BACKWARD_PASSES`)."""
+    for the backward graph of a differentiable graph (`BACKWARD_PASSES`). A pass that
+    fails is a `PassFailedError` naming it; `verify_each` lints the graph after every pass."""
     log.dump(
         lambda: (
             f"optimizing for execution (requires_grad={requires_grad}, grad_enabled={grad_enabled})"
@@ -107,15 +109,16 @@ def optimize_for_execution(
         graph,
     )
     with cyclic_gc_paused():
-        _run(graph, execution_pipeline(requires_grad=requires_grad, backward=backward), fuse)
+        pipeline = execution_pipeline(requires_grad=requires_grad, backward=backward)
+        _run(graph, pipeline, fuse, verify_each)
         if requires_grad:
             for node in graph.all_nodes():
                 if node.kind is prim.DifferentiableGraph and node.has_attribute("ReverseSubgraph"):
-                    _run(node.g("Subgraph"), FORWARD_GRAPH_PASSES, fuse)
+                    _run(node.g("Subgraph"), FORWARD_GRAPH_PASSES, fuse, verify_each)
     log.dump("optimized for execution", graph)
 
 
-def _run(graph: Graph, names: tuple[str, ...] | list[str], fuse: bool) -> None:
+def _run(graph: Graph, names: tuple[str, ...] | list[str], fuse: bool, verify: bool) -> None:
     for name in names:
         if name == "fuse_graph":
             if not fuse:
@@ -124,4 +127,4 @@ def _run(graph: Graph, names: tuple[str, ...] | list[str], fuse: bool) -> None:
                 report_missing_backend(graph)
                 continue
         progress.stage(name)
-        run_pass(graph, name)
+        run_pass(graph, name, verify=verify)

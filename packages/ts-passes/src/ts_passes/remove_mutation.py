@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ts_ir import Graph, Node, TensorType, Value, constant_value, prim
+from ts_ir import Graph, Node, TensorType, Value, maybe_constant, prim
 from ts_schema import AliasAnalysisKind, registry
 
 from .alias_analysis import AliasDb
@@ -78,7 +78,7 @@ class _MutationRemover:
             if node.kind == "aten::append":
                 construct.add_input(node.inputs[1])
             else:
-                pos = constant_value(node.inputs[1])
+                pos = maybe_constant(node.inputs[1])
                 size = len(construct.inputs)
                 if pos < 0:
                     pos = max(pos + size, 0)
@@ -99,8 +99,7 @@ class _MutationRemover:
         return (
             node.kind == "aten::insert"
             and len(node.inputs) == 3
-            and node.inputs[1].node.kind is prim.Constant
-            and isinstance(constant_value(node.inputs[1]), int)
+            and isinstance(maybe_constant(node.inputs[1]), int)
         )
 
     # -- tensors

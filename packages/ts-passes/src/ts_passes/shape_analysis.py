@@ -40,7 +40,7 @@ from ts_ir import (
 )
 
 from .jit_log import PassLogger
-from .shape_rules import ShapeArgs, make_tensor, rule_for
+from .shape_rules import ShapeArgs, broadcast_shapes, make_tensor, rule_for
 
 log = PassLogger(__name__)
 
@@ -139,6 +139,11 @@ class _Propagator:
             self.elements[node.output()] = element  # type: ignore[assignment]
 
     def list_unpack(self, node: Node) -> None:
+        pieces = _broadcast_pieces(node)
+        if pieces is not None:
+            for out, t in zip(node.outputs, pieces, strict=True):
+                self.set_type(out, t)
+            return
         element = self.elements.get(node.input())
         if element is None:
             return
@@ -183,6 +188,38 @@ class _Propagator:
             self.block(body)
         for out, b in zip(node.outputs, block_in, strict=True):
             self.set_type(out, b.type)
+
+
+def _broadcast_pieces(unpack: Node) -> list[TensorType] | None:
+    """The type of each result of `aten::broadcast_tensors` of a `prim::ListConstruct` of
+    tensors of complete types, unpacked: the broadcast sizes, each operand's strides with 0
+    where it is expanded (as `numpy.broadcast_to` lays its views out); else None.
+
+        %l = prim::ListConstruct(%b, %m)          # b : Float(8), m : Float(4, 8)
+        %a, %c = prim::ListUnpack(aten::broadcast_tensors(%l))
+          -->  %a : Float(4, 8, strides=[0, 1]), %c : Float(4, 8, strides=[8, 1])
+    """
+    producer = unpack.input().node
+    if producer.kind != "aten::broadcast_tensors" or len(producer.inputs) != 1:
+        return None
+    construct = producer.input().node
+    if construct.kind is not prim.ListConstruct or len(construct.inputs) != len(unpack.outputs):
+        return None
+    types = [v.type for v in construct.inputs]
+    if not all(isinstance(t, TensorType) and t.is_complete() for t in types):
+        return None
+    shape = broadcast_shapes(types)  # type: ignore[arg-type]
+    if not isinstance(shape, tuple) or None in shape:
+        return None
+    pieces = []
+    for t in types:
+        assert isinstance(t, TensorType) and t.sizes is not None and t.strides is not None
+        offset = len(shape) - len(t.sizes)
+        strides: list[int | None] = [0] * offset
+        for size, stride, out in zip(t.sizes, t.strides, shape[offset:], strict=True):
+            strides.append(stride if size == out else 0)
+        pieces.append(t.with_sizes_strides(shape, strides))  # type: ignore[arg-type]
+    return pieces
 
 
 def propagate_shapes(graph: Graph) -> bool:

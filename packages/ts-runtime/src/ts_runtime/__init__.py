@@ -62,6 +62,15 @@ from .interpreter.fork import Future, fork, wait
 from .interpreter.state import InterpreterState
 from .ops import EAGER_FUNCTIONS as _EAGER_FUNCTIONS
 from .ops.dispatch import ArgumentError, call, eager_function
+from .profiling_executor import (
+    ProfilingGraphExecutor,
+    ProfilingStats,
+    get_num_profiled_runs,
+    profiling_executor_enabled,
+    set_bailout_depth,
+    set_num_profiled_runs,
+    set_profiling_executor,
+)
 from .script_module import ScriptModule as ScriptModule
 from .tensor import DimensionError, Size, Tensor, TensorError, as_tensor, from_numpy, tensor
 from .tensor_methods import install as _install_methods
@@ -100,6 +109,8 @@ __all__ = [
     "GraphExecutor",
     "InterpreterState",
     "Parameter",
+    "ProfilingGraphExecutor",
+    "ProfilingStats",
     "Size",
     "Tensor",
     "TensorError",
@@ -127,6 +138,7 @@ __all__ = [
     "fuser",
     "get_default_dtype",
     "get_fuser",
+    "get_num_profiled_runs",
     "half",
     "iinfo",
     "inference_mode",
@@ -142,9 +154,13 @@ __all__ = [
     "no_grad",
     "ops",
     "optim",
+    "profiling_executor_enabled",
+    "set_bailout_depth",
     "set_default_dtype",
     "set_fuser",
     "set_grad_enabled",
+    "set_num_profiled_runs",
+    "set_profiling_executor",
     "short",
     "special",
     "tensor",

@@ -2,10 +2,11 @@
 
 Each call computes an ArgumentSpec: for every tensor input (also inside
 tuples) its dtype, rank, requires_grad and device, whether an optional tensor
-is defined, the grad mode, and whether device dispatch is on
-(`devices.ACTIVE`: plans compiled before a device was first used run CPU
-kernels only). A spec seen before runs its cached plan; a new one compiles a
-plan:
+is defined, the grad mode, whether device dispatch is on (`devices.ACTIVE`:
+plans compiled before a device was first used run CPU kernels only), and what
+the graph reads from its objects: the types of module parameters and the
+values of settings (`attribute_guard`). A spec seen before runs its cached
+plan; a new one compiles a plan:
 
     copy the graph → give tensor inputs their specialized types
       → the optimization pipeline of ts-passes (required passes, constant
@@ -26,8 +27,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from ts_ir import Device, Graph, NoneType, OptionalType, TensorType, TupleType, Type
+from ts_ir import (
+    ClassType,
+    Device,
+    Graph,
+    NoneType,
+    OptionalType,
+    TensorType,
+    TupleType,
+    Type,
+    prim,
+)
 
+from .attribute_guard import AttributeGuard
 from .autograd.grad_mode import GRAD_MODE
 from .devices import ACTIVE as DEVICES_ACTIVE
 from .devices import storage_device
@@ -45,6 +57,7 @@ Optimizer = Callable[..., None]
 
 _UNDEFINED = "undefined"
 _OTHER = "other"
+_UNPREPARED = object()
 _ndarray = np.ndarray
 
 
@@ -87,9 +100,10 @@ def _is_tensor_spec(spec: Any) -> bool:
 
 def argument_spec(inputs: Sequence[Any]) -> tuple:
     """The key a plan is cached under: grad mode, the fuser chosen in code (`fuser(...)`;
-    `TS_JIT_FUSER` is read when a plan compiles), whether device dispatch is on, and each
+    `TS_JIT_FUSER` is read when a plan compiles), whether device dispatch is on, each
     input's tensor properties (`requires_grad` only counts with grad mode on: under `no_grad`
-    nothing is recorded)."""
+    nothing is recorded), and the attributes the graph reads (`attribute_guard`; the
+    executor adds them)."""
     override = FUSER_OVERRIDE
     enabled = GRAD_MODE.enabled
     return (
@@ -97,6 +111,7 @@ def argument_spec(inputs: Sequence[Any]) -> tuple:
         override[-1] if override else None,
         DEVICES_ACTIVE[0],
         tuple([_spec_of(v, enabled) for v in inputs]),
+        (),
     )
 
 
@@ -120,7 +135,7 @@ def _specialize(declared: Type, spec: Any) -> Type:
 
 
 def describe_spec(spec: tuple) -> str:
-    grad, fuser, _, inputs = spec
+    grad, fuser, _, inputs = spec[:4]
 
     def one(s: Any) -> str:
         if _is_tensor_spec(s):
@@ -185,16 +200,22 @@ class GraphExecutor:
         self._last: ExecutionPlan | None = None
         self._lock = threading.Lock()
         self.compiles = 0
+        self._guard: Any = _UNPREPARED
+        self._inlined: Graph | None = None
 
     def run(self, *inputs: Any) -> Any:
         # argument_spec(inputs), inlined: this is the per-call path
         override = FUSER_OVERRIDE
         enabled = GRAD_MODE.enabled
+        guard = self._guard
+        if guard is _UNPREPARED:
+            guard = self._prepare_guard()
         spec = (
             enabled,
             override[-1] if override else None,
             DEVICES_ACTIVE[0],
             tuple([_spec_of(v, enabled) for v in inputs]),
+            () if guard is None else guard.key(inputs, enabled),
         )
         plan = self._plans.get(spec)
         if plan is None:
@@ -207,7 +228,25 @@ class GraphExecutor:
 
     def plan_for(self, *inputs: Any) -> ExecutionPlan:
         spec = argument_spec(inputs)
+        guard = self._guard if self._guard is not _UNPREPARED else self._prepare_guard()
+        if guard is not None:
+            spec = (*spec[:4], guard.key(tuple(inputs), spec[0]))
         return self._plans.get(spec) or self._compile(spec)
+
+    def _prepare_guard(self) -> AttributeGuard | None:
+        """The attribute guard of the graph, made at the first call (see `attribute_guard`):
+        the inlined graph plans are then compiled from."""
+        guard = None
+        if self.optimize:
+            from ts_passes import inline_calls
+
+            inlined = self.graph.copy()
+            inline_calls(inlined)
+            guard = AttributeGuard.for_graph(inlined)
+            if guard is not None:
+                self._inlined = inlined
+        self._guard = guard
+        return guard
 
     def graph_for(self, *inputs: Any) -> Graph:
         """The optimized graph a call with these inputs runs."""
@@ -237,6 +276,8 @@ class GraphExecutor:
                 previous[0] == spec[0] or _spec_without_grad(a) != _spec_without_grad(b)
             ):
                 changes.append(f"input {i} changed")
+        if previous[4] != spec[4]:
+            changes.append("attributes read changed")
         return "new argument spec: " + (", ".join(changes) or "different inputs")
 
     def _compile(self, spec: tuple) -> ExecutionPlan:
@@ -254,8 +295,8 @@ class GraphExecutor:
         from ts_passes import progress
 
         reason = self._reason(spec)
-        grad_enabled, _, _, input_specs = spec
-        graph = self.graph.copy()
+        grad_enabled, _, _, input_specs, attribute_specs = spec
+        graph = (self._inlined or self.graph).copy()
         if len(input_specs) != len(graph.inputs):
             from .function import ArgumentCountError
 
@@ -264,7 +305,20 @@ class GraphExecutor:
             )
         for v, s in zip(graph.inputs, input_specs, strict=True):
             v.set_type(_specialize(v.type, s))
-        requires_grad = grad_enabled and (_needs_grad(input_specs) or _may_create_grad(graph))
+        specialized: set[Any] = set()
+        if attribute_specs and isinstance(self._guard, AttributeGuard):
+            if self._guard.seen(attribute_specs):
+                log.info(
+                    "%s: the settings it reads keep changing; plans from now on read them at "
+                    "run time",
+                    self.name,
+                )
+            specialized = self._guard.specialize(graph, attribute_specs)
+        requires_grad = grad_enabled and (
+            _needs_grad(input_specs)
+            or _needs_grad(attribute_specs)
+            or _may_create_grad(graph, specialized)
+        )
         if self.optimize:
             self.optimizer(graph, requires_grad=requires_grad, grad_enabled=grad_enabled)
         progress.stage("interpreter code")
@@ -289,12 +343,17 @@ class GraphExecutor:
 _GRAD_SOURCES = frozenset({"prim::GetAttr", "prim::CallMethod", "prim::CallFunction", "prim::fork"})
 
 
-def _may_create_grad(graph: Graph) -> bool:
+def _may_create_grad(graph: Graph, specialized: set[Any] = frozenset()) -> bool:  # type: ignore[assignment]
     """Whether tensors requiring grad can appear other than through the inputs: attributes
-    read from objects (module parameters), calls into other code, or tensors created with
-    a `requires_grad` argument."""
+    read from objects (module parameters) other than the reads the plan specialized (whose
+    requires_grad is in its key) and objects themselves, calls into other code, or tensors
+    created with a `requires_grad` argument."""
     for n in graph.all_nodes():
         if n.kind in _GRAD_SOURCES:
+            if n.kind is prim.GetAttr and (
+                n in specialized or isinstance(n.output().type, ClassType)
+            ):
+                continue
             return True
         if n.kind.startswith("aten::"):
             schema = n.maybe_schema()

@@ -16,6 +16,7 @@ from ts_ir import Graph, TorchScriptError, Type
 
 from .executor import GraphExecutor, Optimizer
 from .interpreter.typecheck import coerce, describe, is_convertible
+from .profiling_executor import ProfilingGraphExecutor, profiling_executor_enabled
 
 _NO_DEFAULT = object()
 
@@ -101,11 +102,32 @@ class Function:
                 f"{name}: {len(self.parameters)} parameters for a graph of {len(graph.inputs)} inputs"
             )
         self.compilation_unit = compilation_unit
-        resolver = compilation_unit.resolve if compilation_unit is not None else None
-        self.executor = GraphExecutor(
-            graph, name, optimize=optimize, optimizer=optimizer, resolver=resolver
-        )
+        self._optimize = optimize
+        self._optimizer = optimizer
+        self._executor: GraphExecutor | ProfilingGraphExecutor | None = None
         self._fast = all(not p.has_default and not p.kwarg_only for p in self.parameters)
+
+    @property
+    def executor(self) -> GraphExecutor | ProfilingGraphExecutor:
+        """The function's executor, made when first needed: the profiling executor when it is
+        chosen then (`set_profiling_executor`) and the function is optimized with the default
+        passes, else the ArgumentSpec `GraphExecutor`."""
+        executor = self._executor
+        if executor is None:
+            unit = self.compilation_unit
+            resolver = unit.resolve if unit is not None else None
+            if self._optimize and self._optimizer is None and profiling_executor_enabled():
+                executor = ProfilingGraphExecutor(self.graph, self.name, resolver=resolver)
+            else:
+                executor = GraphExecutor(
+                    self.graph,
+                    self.name,
+                    optimize=self._optimize,
+                    optimizer=self._optimizer,
+                    resolver=resolver,
+                )
+            self._executor = executor
+        return executor
 
     @property
     def qualified_name(self) -> str:

@@ -164,6 +164,16 @@ class FusionGroup:
         specs, device, problem = _input_specs(args)
         if problem is not None:
             return self._fall_back(problem, specs)
+        return self._compile(specs, device)
+
+    def prepare_specs(self, specs: list[Type]) -> Callable[..., Any]:
+        """What to run for inputs of these (complete) types."""
+        devices = {t.device for t in specs if isinstance(t, TensorType)}
+        if len(devices) != 1:
+            return self._fall_back("the group's tensors are not on one device", specs)
+        return self._compile(specs, devices.pop())
+
+    def _compile(self, specs: list[Type], device: Device | None) -> Callable[..., Any]:
         from ts_passes import backend_for, progress
 
         backend = backend_for(device)
@@ -282,7 +292,51 @@ def _make_run(group: FusionGroup) -> Callable[..., Any]:
     return run
 
 
+#: Nodes whose outputs have exactly their static types when they run (the profiling
+#: executor's checks), so a group reading only such values needs no per-call key.
+_CHECKED = frozenset({"prim::TypeCheck", "prim::BailOut", "prim::Guard"})
+_STATIC_SCALARS = (IntType, FloatType, BoolType)
+
+
+def checked_specs(node: Node) -> list[Type] | None:
+    """The input specs of a fusion group whose every tensor input comes from a check with a
+    complete type and whose other inputs are ints, floats or bools; else None."""
+    specs: list[Type] = []
+    for v in node.inputs:
+        t = v.type
+        if isinstance(t, TensorType):
+            if v.node.kind not in _CHECKED or not t.is_complete():
+                return None
+            specs.append(t.with_requires_grad(False))
+        elif isinstance(t, _STATIC_SCALARS):
+            specs.append(t)
+        else:
+            return None
+    return specs
+
+
+def _make_checked_run(group: FusionGroup, specs: list[Type]) -> Callable[..., Any]:
+    """The per-call function of a group behind checks: one kernel, compiled for the checked
+    types on the first call (the profiling executor's kernels specialized to profiled shapes)."""
+    key = ("checked",)
+    kernel: Callable[..., Any] | None = None
+
+    def run(*args: Any) -> Any:
+        nonlocal kernel
+        if kernel is None:
+            kernel = group.cache[key] = group.prepare_specs(specs)
+        out = kernel(*args)
+        if out is None:
+            return group.kernel_failed(key, args)
+        return out
+
+    run.group = group  # type: ignore[attr-defined]
+    return run
+
+
 @implement_factory("prim::FusionGroup")
 def fusion_group(node: Node) -> Callable[..., Any]:
     """The operation of a `prim::FusionGroup` node (made once, when its Code is built)."""
-    return _make_run(FusionGroup(node))
+    group = FusionGroup(node)
+    specs = checked_specs(node)
+    return _make_run(group) if specs is None else _make_checked_run(group, specs)

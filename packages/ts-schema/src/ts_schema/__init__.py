@@ -30,11 +30,13 @@ from .node_matching import SchemaSignature, accepts_type, schema_accepts
 from .registry import AliasAnalysisKind, Operator, OperatorRegistry, operator, registry
 from .rule_table import RuleTable
 from .schema_parser import OperatorName, SchemaParser, parse_schema, parse_schema_or_name
+from .tags import BUILTIN_TAGS, Tag
 from .type_variables import evaluate_type_variables, match_type_variables
 
 _hooks.install()
 
 __all__ = [
+    "BUILTIN_TAGS",
     "ENTRY_POINT_GROUP",
     "AliasAnalysisKind",
     "AliasInfo",
@@ -53,6 +55,7 @@ __all__ = [
     "SchemaParseError",
     "SchemaParser",
     "SchemaSignature",
+    "Tag",
     "UnimplementedOperatorError",
     "UnknownOperatorError",
     "accepts_type",

@@ -11,8 +11,9 @@ from ts_ir import HOOKS, Node
 from .function_schema import FunctionSchema
 from .insert import _inserter
 from .node_matching import schema_accepts
-from .registry import registry
+from .registry import AliasAnalysisKind, registry
 from .schema_parser import parse_schema
+from .tags import Tag
 
 
 def schema_of(node: Node) -> FunctionSchema | None:
@@ -32,8 +33,11 @@ def node_matches(node: Node, schema_text: str) -> bool:
 
 
 def has_side_effects(node: Node) -> bool:
+    """Tagged `Tag.side_effect` (by kind), or a CONSERVATIVE operator."""
+    if Tag.side_effect in registry.tags_of(node):
+        return True
     op = registry.operator_for(node)
-    return op is not None and op.has_side_effects
+    return op is not None and op.alias_analysis is AliasAnalysisKind.CONSERVATIVE
 
 
 def install() -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import enum
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ts_ir import Node, Symbol, TorchScriptError
@@ -33,6 +33,7 @@ from .errors import SchemaError, UnimplementedOperatorError, UnknownOperatorErro
 from .function_schema import FunctionSchema
 from .node_matching import SchemaSignature
 from .schema_parser import parse_schema
+from .tags import BUILTIN_TAGS, NO_TAGS, Tag
 
 Implementation = Callable[..., Any]
 Factory = Callable[[Node], Implementation]
@@ -52,7 +53,7 @@ class AliasAnalysisKind(enum.Enum):
 
 
 class Operator:
-    """A schema, its implementation (if any) and how alias analysis treats it.
+    """A schema, its implementation (if any), how alias analysis treats it, and its tags.
 
     `impl` is a plain callable over positional values returning one value, a
     tuple for several outputs, or None; `factory(node)` makes such a callable
@@ -68,8 +69,8 @@ class Operator:
         "overload_name",
         "qualified_name",
         "schema",
-        "side_effects",
         "signature",
+        "tags",
     )
 
     def __init__(
@@ -79,13 +80,13 @@ class Operator:
         *,
         factory: Factory | None = None,
         alias_analysis: AliasAnalysisKind = AliasAnalysisKind.FROM_SCHEMA,
-        side_effects: bool = False,
+        tags: frozenset[Tag] = NO_TAGS,
     ) -> None:
         self.schema = schema
         self.impl = impl
         self.factory = factory
         self.alias_analysis = alias_analysis
-        self.side_effects = side_effects
+        self.tags = tags  # the tags of its name (see `ts_schema.tags`)
         self.qualified_name: str = schema.name
         self.overload_name = schema.overload_name
         self.key = schema.key
@@ -94,8 +95,8 @@ class Operator:
 
     @property
     def has_side_effects(self) -> bool:
-        """True for CONSERVATIVE operators and those registered with `side_effects=True`."""
-        return self.side_effects or self.alias_analysis is AliasAnalysisKind.CONSERVATIVE
+        """True for CONSERVATIVE operators and those tagged `Tag.side_effect`."""
+        return Tag.side_effect in self.tags or self.alias_analysis is AliasAnalysisKind.CONSERVATIVE
 
     @property
     def has_implementation(self) -> bool:
@@ -131,6 +132,8 @@ class OperatorRegistry:
         self._by_name: dict[str, list[Operator]] = {}
         self._by_key: dict[str, Operator] = {}
         self._lock = threading.RLock()
+        # tags by operator name: the builtin ones, then those declared at registration
+        self._tags: dict[str, frozenset[Tag]] = dict(BUILTIN_TAGS)
         # Nodes cache "no operator" as this token; any registration replaces it.
         self._miss_token: object = object()
 
@@ -143,14 +146,15 @@ class OperatorRegistry:
         *,
         factory: Factory | None = None,
         alias_analysis: AliasAnalysisKind | None = None,
-        side_effects: bool = False,
+        tags: Iterable[Tag] = (),
         replace: bool = False,
     ) -> Operator:
         """Declare an operator, or attach an implementation to an identical declared one.
 
         A different schema under an existing key (`aten::add.Tensor`) is an
         error unless `replace=True`, which puts the new operator in the old
-        one's place among the overloads.
+        one's place among the overloads. `tags` are added to the operator's
+        name (every overload of it; see `ts_schema.tags`).
         """
         if isinstance(schema, str):
             schema = parse_schema(schema)
@@ -158,16 +162,18 @@ class OperatorRegistry:
             raise SchemaError(f"operator names are qualified ('ns::name'), got {schema.name!r}")
         with self._lock:
             self._load_catalogue(schema.name)
+            if tags:
+                self.tag(schema.name, *tags)
             existing = self._by_key.get(schema.key)
             if existing is not None and existing.schema == schema:
-                self._attach(existing, impl, factory, alias_analysis, side_effects)
+                self._attach(existing, impl, factory, alias_analysis)
                 return existing
             op = Operator(
                 schema,
                 impl,
                 factory=factory,
                 alias_analysis=alias_analysis or AliasAnalysisKind.FROM_SCHEMA,
-                side_effects=side_effects,
+                tags=self._tags.get(schema.name, NO_TAGS),
             )
             overloads = list(self._by_name.get(schema.name, ()))
             if existing is not None:
@@ -195,8 +201,21 @@ class OperatorRegistry:
             raise SchemaError(f"implement({key!r}) needs an implementation or a factory")
         op = self.get(key)
         with self._lock:
-            self._attach(op, impl, factory, None, False)
+            self._attach(op, impl, factory, None)
         return op
+
+    def tag(self, name: str, *tags: Tag) -> None:
+        """Give the operator `name` (`my_ns::log_event`, every overload, and nodes of that kind
+        without a schema) these tags; tags are never taken away."""
+        with self._lock:
+            merged = self._tags.get(name, NO_TAGS) | frozenset(tags)
+            self._tags[name] = merged
+            for op in self._by_name.get(name, ()):
+                op.tags = merged
+
+    def tags_of(self, node: Node) -> frozenset[Tag]:
+        """The tags of the node's kind. O(1)."""
+        return self._tags.get(node.kind, NO_TAGS)
 
     def operator(self, schema: str | FunctionSchema, **kwargs: Any) -> Callable[[Any], Any]:
         """Decorator form of `register`: `@operator("my_ns::f(Tensor x) -> Tensor")`."""
@@ -213,7 +232,6 @@ class OperatorRegistry:
         impl: Implementation | None,
         factory: Factory | None,
         alias_analysis: AliasAnalysisKind | None,
-        side_effects: bool,
     ) -> None:
         if impl is not None:
             op.impl = impl
@@ -221,8 +239,6 @@ class OperatorRegistry:
             op.factory = factory
         if alias_analysis is not None:
             op.alias_analysis = alias_analysis
-        if side_effects:
-            op.side_effects = True
 
     def _load_catalogue(self, name: str) -> None:
         """Parse the catalogue's overloads of `name`, before anything else registers it."""
@@ -239,7 +255,11 @@ class OperatorRegistry:
                 schema = parse_schema(entry.text)
                 if schema.key in self._by_key:
                     continue
-                op = Operator(schema, alias_analysis=AliasAnalysisKind[entry.alias_analysis])
+                op = Operator(
+                    schema,
+                    alias_analysis=AliasAnalysisKind[entry.alias_analysis],
+                    tags=self._tags.get(schema.name, NO_TAGS),
+                )
                 loaded.append(op)
                 self._by_key[schema.key] = op
             # readers see the old list or the whole new one, never a partial one

@@ -47,8 +47,8 @@ __all__ = [
 
 def _install_methods() -> None:
     """`ScriptModule.save(f)` and `ScriptFunction.save(f)`, as TorchScript's objects have."""
+    import ts_frontend
     import ts_runtime
-    from ts_frontend import ScriptFunction
 
     def save_method(
         self: Any, f: Any, *, extra_files: Any = None, _extra_files: Any = None
@@ -56,7 +56,10 @@ def _install_methods() -> None:
         save(self, f, extra_files=extra_files if extra_files is not None else _extra_files)
 
     save_method.__doc__ = "Save this scripted program to `f` (see `ts_serialize.save`)."
-    for cls in (ts_runtime.ScriptModule, ScriptFunction):
+    classes = [ts_runtime.ScriptModule, ts_frontend.ScriptFunction]
+    if hasattr(ts_frontend, "ScriptModule"):  # `torch.jit.ScriptModule` subclasses
+        classes.append(ts_frontend.ScriptModule)
+    for cls in classes:
         if "save" not in cls.__dict__:
             cls.save = save_method  # type: ignore[attr-defined,union-attr]
 

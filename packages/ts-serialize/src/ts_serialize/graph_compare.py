@@ -5,8 +5,12 @@ its position (inputs `%a0`, node outputs `%v3`, block inputs `%b7`) and every
 constant is written in place as its type and value, so that names, source
 ranges and the order of the (pooled) constants at the top of the graph do
 not matter, while node kinds, attributes, types, the order of the other
-nodes, blocks and the wiring all do. `graph_difference(a, b)` is None for
-graphs with the same structure, else the first differing line.
+nodes, blocks and the wiring all do. An element of a constant tuple
+(`prim::TupleUnpack` of a `prim::Constant`) is a constant too, and is
+written as one: the frontend unpacks a tuple constant with a node, while
+source that spells the tuple out unpacks it at compile time.
+`graph_difference(a, b)` is None for graphs with the same structure, else
+the first differing line.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any
 from ts_ir import FunctionType, Graph, Node, Value, constant_value, prim
 
 _CONSTANT = prim.Constant
+_TUPLE_UNPACK = prim.TupleUnpack
 
 
 def _constant_text(node: Node) -> str:
@@ -72,6 +77,12 @@ def structure(graph: Graph) -> list[str]:
         for node in b.nodes():
             if node.kind is _CONSTANT:
                 continue
+            if node.kind is _TUPLE_UNPACK and node.inputs[0].node.kind is _CONSTANT:
+                items = constant_value(node.inputs[0])
+                if isinstance(items, tuple) and len(items) == len(node.outputs):
+                    for out, item in zip(node.outputs, items, strict=True):
+                        names[out] = f"const<{out.type}:{item!r}>"
+                    continue
             outs = ", ".join(define(o, "v") for o in node.outputs)
             ins = ", ".join(name(i) for i in node.inputs)
             lines.append(f"{pad}{outs} = {node.kind}{attributes(node, depth)}({ins})")

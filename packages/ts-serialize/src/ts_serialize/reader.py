@@ -105,6 +105,7 @@ class ArchiveReader:
         )
         self._objects: dict[int, Any] = {}
         self._building: set[int] = set()
+        self._parameters: dict[int, Any] = {}
         self.importer: SourceImporter | None = None
         self.specs: dict[str, ClassSpec] = {}
 
@@ -170,9 +171,13 @@ class ArchiveReader:
             spec = self.read_class(record, f"header.classes[{i}]")
             self.specs[spec.qualified_name] = spec
         defs: dict[str, Any] = {}
+        names: dict[str, str] = {}
         for i, record in enumerate(functions):
             where = f"header.functions[{i}]"
             name = _field(record, "name", str, where)
+            local = record.get("function_name")
+            if isinstance(local, str) and local and all(p.isidentifier() for p in local.split(".")):
+                names[name] = local
             code = self._code(record, where, name)
             parsed = self._parse(code, name)
             if len(parsed.functions) != 1 or parsed.classes:
@@ -180,7 +185,11 @@ class ArchiveReader:
             defs[name] = parsed.functions[0]
         # objects may be constants (rare); they are decoded once classes are known
         self.importer = SourceImporter(
-            classes=self.specs, functions=defs, constants=[], optimize=self.optimize
+            classes=self.specs,
+            functions=defs,
+            constants=[],
+            optimize=self.optimize,
+            function_names=names,
         )
         self.importer.constants = [
             self.values.decode(c, f"header.constants[{i}]") for i, c in enumerate(constants_enc)
@@ -286,6 +295,16 @@ class ArchiveReader:
         self._objects[index] = obj
         return obj
 
+    def parameter(self, tensor: Any) -> Any:
+        """The `Parameter` for a tensor in a parameter slot: one per tensor, so a parameter
+        two modules share stays one object."""
+        done = self._parameters.get(id(tensor))
+        if done is None:
+            done = self._parameters[id(tensor)] = ts_runtime.nn.Parameter(
+                tensor, tensor.requires_grad
+            )
+        return done
+
     def _build_object(self, record: Any, where: str) -> Any:
         name = _field(record, "class", str, where)
         spec = self.specs.get(name)
@@ -305,7 +324,7 @@ class ArchiveReader:
             value = self.values.decode(enc, slot_where)
             check_type(value, typ, slot_where, _is_tensor)
             if slot in spec.parameters and isinstance(value, ts_runtime.Tensor):
-                value = ts_runtime.nn.Parameter(value, value.requires_grad)
+                value = self.parameter(value)
             attributes[slot] = value
         return ts_runtime.ScriptModule(
             class_type, attributes, parameters=spec.parameters, buffers=spec.buffers

@@ -115,7 +115,7 @@ class ArchiveWriter:
             raise SaveError(
                 f"function '{q}' runs Python (it is marked @ignore) and cannot be saved"
             )
-        record = {"name": q, "code": ""}
+        record = {"name": q, "function_name": fn.name, "code": ""}
         self.functions[q] = record
         record["code"] = self._print(fn, f"function '{q}'")
         return q
@@ -225,6 +225,8 @@ def save(obj: Any, f: Any, *, extra_files: Mapping[str, Any] | None = None) -> N
     bytes stored alongside (`load(..., extra_files=)` returns them).
     """
     writer = ArchiveWriter()
+    # a `torch.jit.ScriptModule` subclass instance (`@script_method`) holds its compiled module
+    obj = getattr(obj, "__dict__", {}).get("_actual_script_module", obj)
     if isinstance(obj, ts_runtime.ScriptModule):
         kind = "module"
         root = writer.values.encode(obj, "module")

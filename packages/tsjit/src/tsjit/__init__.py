@@ -22,10 +22,15 @@ from typing import Any
 import ts_runtime as _runtime
 from ts_runtime.ops_namespace import ops
 
-from . import cuda, jit, nn, optim
+from . import _C, cuda, jit, nn, optim
 from .serialization import load, save
 
 __version__ = "0.1.0"
+
+
+def _assert(condition: Any, message: str) -> None:
+    """`assert condition, message`, written as a call (as `torch._assert`)."""
+    assert condition, message
 
 
 def __getattr__(name: str) -> Any:
@@ -40,4 +45,4 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(dir(_runtime)))
 
 
-__all__ = ["cuda", "e", "inf", "jit", "load", "nan", "nn", "ops", "optim", "pi", "save"]
+__all__ = ["_C", "cuda", "e", "inf", "jit", "load", "nan", "nn", "ops", "optim", "pi", "save"]

@@ -22,7 +22,7 @@ from ts_frontend import (
     wait,
 )
 from ts_frontend import TracerWarning as TracerWarning
-from ts_runtime import Future, fuser, get_fuser, set_fuser
+from ts_runtime import Future, fuser, get_fuser, set_fuser, set_profiling_executor
 
 from .serialization import jit_load as load
 from .serialization import jit_save as save
@@ -50,6 +50,7 @@ __all__ = [
     "script_if_tracing",
     "script_method",
     "set_fuser",
+    "set_profiling_executor",
     "trace",
     "unused",
     "wait",

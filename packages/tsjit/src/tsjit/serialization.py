@@ -17,7 +17,8 @@ from ts_frontend import ScriptFunction
 
 def jit_save(m: Any, f: Any, _extra_files: dict[str, Any] | None = None, **kwargs: Any) -> None:
     """Save a scripted module or function (`torch.jit.save`)."""
-    if not isinstance(m, (ts_runtime.ScriptModule, ScriptFunction)):
+    compiled = getattr(m, "__dict__", {}).get("_actual_script_module", m)
+    if not isinstance(compiled, (ts_runtime.ScriptModule, ScriptFunction)):
         raise ts_serialize.SaveError(
             f"jit.save expects a scripted module or function, not {type(m).__name__} "
             "(use tsjit.save for tensors and state dicts)"

@@ -15,6 +15,7 @@ module each:
     nn           convolution, pooling, normalization, embedding, losses
     creation     zeros, full, arange, tensor, *_like, new_*, random
     indexing     gather, scatter, index, nonzero, bincount
+    signal       complex parts, Fourier transforms, resampling, distances
     containers   dict and list plumbing: declared types only
 
 In-place forms (`add_`, `relu_`) and out= forms (`add.out`) need no entry:
@@ -30,7 +31,17 @@ from typing import Any
 from ts_ir import Node, TensorType, Type
 from ts_schema import Operator, registry
 
-from . import containers, creation, indexing, linalg, nn, pointwise, reductions, views  # noqa: F401
+from . import (  # noqa: F401
+    containers,
+    creation,
+    indexing,
+    linalg,
+    nn,
+    pointwise,
+    reductions,
+    signal,
+    views,
+)
 from .core import (
     CPU,
     Rule,

@@ -1,5 +1,5 @@
 """Shape rules of operators whose tensors come from elsewhere: dict and list plumbing, and
-the autograd prims. Most can tell nothing beyond their schema (`declared_types`); the rule
+the autograd prims, the profiling executor's guard. Most can tell nothing beyond their schema (`declared_types`); the rule
 says so explicitly, so that every operator with a kernel has an entry."""
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ def _register() -> None:
     register_exact("prim::AutogradZero", declared_types)
     register_exact("prim::grad", declared_types)
     register_exact("prim::data", like_input(0))
+    # a guard's result has the type it checks, which its output already carries
+    register_exact("prim::Guard", declared_types)
 
 
 _register()

@@ -176,24 +176,37 @@ def complete_sizes(t: TensorType | None) -> Shape | None:
 
 
 def broadcast_shapes(types: Sequence[TensorType]) -> Shape | int | None:
-    """Sizes when all are known, else the rank when all ranks are known, else None."""
+    """The broadcast sizes, an unknown size where the operands do not tell it (an unknown size
+    against known 1s, or only unknown sizes); the rank when known sizes disagree; None when a
+    rank is unknown. An unknown size against a known size n > 1 is n (anything else would not
+    broadcast)."""
     if any(t.sizes is None for t in types):
         return None
     rank = max((len(t.sizes) for t in types), default=0)  # type: ignore[arg-type]
-    if all(complete_sizes(t) is not None for t in types):
-        out = [1] * rank
+    out: list[int | None] = []
+    for j in range(rank):
+        known: set[int] = set()
+        unknown = False
         for t in types:
             sizes = t.sizes
             assert sizes is not None
-            offset = rank - len(sizes)
-            for i, s in enumerate(sizes):
-                j = offset + i
-                if out[j] == 1:
-                    out[j] = s  # type: ignore[assignment]
-                elif s != 1 and s != out[j]:
-                    return rank
-        return tuple(out)
-    return rank
+            i = j - (rank - len(sizes))
+            if i < 0:
+                continue
+            if sizes[i] is None:
+                unknown = True
+            else:
+                known.add(sizes[i])  # type: ignore[arg-type]
+        big = known - {1}
+        if len(big) > 1:
+            return rank
+        if big:
+            out.append(big.pop())
+        elif unknown:
+            out.append(None)
+        else:
+            out.append(1)
+    return tuple(out)
 
 
 def _operand(v: Value) -> tuple[ScalarType, Category] | None:
@@ -311,7 +324,7 @@ def register_exact(key: str, rule: Rule) -> None:
 def same_as(t: TensorType, dtype: ScalarType | object | None = UNKNOWN) -> TensorType:
     """A result like `t` (dtype, device, sizes or rank), optionally of another dtype."""
     d = t.scalar_type if dtype is UNKNOWN else dtype
-    return make_tensor(d, t.device, complete_sizes(t) or t.dim(), [t])  # type: ignore[arg-type]
+    return make_tensor(d, t.device, t.sizes, [t])  # type: ignore[arg-type]
 
 
 def like_input(key: int | str = 0) -> Rule:

@@ -273,6 +273,18 @@ def multinomial_rule(args: ShapeArgs) -> Type | None:
     return make_tensor(ScalarType.Long, t.device, shape, contiguous=True, requires_grad=False)
 
 
+def window_rule(args: ShapeArgs) -> Type | None:
+    """hann_window, hamming_window, ...: window_length samples of the default float dtype."""
+    n = int_const(args, "window_length")
+    return make_tensor(
+        creation_dtype(args, ScalarType.Float),
+        creation_device(args, CPU),
+        (n,) if n is not None and n >= 0 else 1,
+        contiguous=True,
+        requires_grad=False,
+    )
+
+
 def _register() -> None:
     r = shape_rules.register
     for name in ("zeros", "ones", "empty", "rand", "randn"):
@@ -299,6 +311,9 @@ def _register() -> None:
     for name in ("uniform", "normal_functional", "bernoulli", "randint_like"):
         r(f"aten::{name}", random_like_rule)
     r("aten::multinomial", multinomial_rule)
+    r("aten::random", random_like_rule)
+    for name in ("hann", "hamming", "blackman", "bartlett", "kaiser"):
+        r(f"aten::{name}_window", window_rule)
     r("prim::NumToTensor", num_to_tensor_rule)
 
 

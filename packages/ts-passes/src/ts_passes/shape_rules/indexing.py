@@ -114,6 +114,46 @@ def bincount_rule(args: ShapeArgs) -> Type | None:
     return make_tensor(dtype, t.device, 1, contiguous=True, requires_grad=False)
 
 
+def unique_rule(args: ShapeArgs) -> Any:
+    """_unique2, unique_dim, unique_consecutive: (values of self's dtype, int64 inverse and
+    counts); values keep the rank along a dim and are 1-d without one."""
+    t = args.tensor(0)
+    if t is None:
+        return None
+    along = args.index("dim") is not None and args.const("dim") is not None
+    values = make_tensor(t.scalar_type, t.device, t.dim() if along else 1, [t])
+    index = make_tensor(ScalarType.Long, t.device, None, requires_grad=False)
+    counts = make_tensor(ScalarType.Long, t.device, 1, requires_grad=False)
+    return [values, index, counts]
+
+
+def search_rule(args: ShapeArgs) -> Type | None:
+    """searchsorted, bucketize: the values' shape (a scalar gives 0-dim), int64 or int32."""
+    values = args.value("self")
+    out_int32 = args.const("out_int32")
+    dtype = (
+        ScalarType.Int if out_int32 is True else (ScalarType.Long if out_int32 is False else None)
+    )
+    device = None
+    for v in args.inputs:
+        if isinstance(v.type, TensorType):
+            device = v.type.device
+            break
+    if values is not None and isinstance(values.type, TensorType):
+        t = values.type
+        return make_tensor(dtype, t.device, complete_sizes(t) or t.dim(), requires_grad=False)
+    return make_tensor(dtype, device, (), requires_grad=False)
+
+
+def histc_rule(args: ShapeArgs) -> Type | None:
+    t = args.tensor(0)
+    if t is None:
+        return None
+    bins = args.const("bins")
+    shape = (bins,) if isinstance(bins, int) and not isinstance(bins, bool) else 1
+    return make_tensor(t.scalar_type, t.device, shape, requires_grad=False)
+
+
 def _register() -> None:
     r = shape_rules.register
     r("aten::gather", gather_rule)
@@ -140,6 +180,11 @@ def _register() -> None:
     register_exact("aten::where", nonzero_numpy_rule)
     r("aten::nonzero_numpy", nonzero_numpy_rule)
     r("aten::bincount", bincount_rule)
+    for name in ("_unique2", "unique_dim", "unique_consecutive", "unique_dim_consecutive"):
+        r(f"aten::{name}", unique_rule)
+    for name in ("searchsorted", "bucketize"):
+        r(f"aten::{name}", search_rule)
+    r("aten::histc", histc_rule)
 
 
 _register()

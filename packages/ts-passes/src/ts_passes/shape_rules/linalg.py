@@ -34,10 +34,9 @@ def mm_rule(args: ShapeArgs) -> Type | None:
     a, b = args.tensor(0), args.tensor(1)
     if a is None and b is None:
         return None
-    sa, sb = complete_sizes(a), complete_sizes(b)
-    if sa is not None and sb is not None and len(sa) == 2 and len(sb) == 2:
-        return _product(args, (sa[0], sb[1]), a, b)
-    return _product(args, 2, a, b)
+    rows = a.sizes[0] if a is not None and a.sizes is not None and len(a.sizes) == 2 else None
+    cols = b.sizes[1] if b is not None and b.sizes is not None and len(b.sizes) == 2 else None
+    return _product(args, (rows, cols), a, b)
 
 
 def bmm_rule(args: ShapeArgs) -> Type | None:
@@ -177,6 +176,106 @@ def einsum_rule(args: ShapeArgs) -> Type | None:
     return make_tensor(dtype, device_of(tensors) if tensors else None, rank, tensors)
 
 
+# -- decompositions: the last two dims are the matrix
+
+
+def _real_of(d: ScalarType | None) -> ScalarType | None:
+    return {
+        ScalarType.ComplexFloat: ScalarType.Float,
+        ScalarType.ComplexDouble: ScalarType.Double,
+    }.get(
+        d,
+        d,  # type: ignore[arg-type]
+    )
+
+
+def _matrix_parts(t: TensorType) -> tuple[Any, int | None, int | None]:
+    """(batch sizes or None, rows, columns) of a matrix tensor type."""
+    s = complete_sizes(t)
+    if s is None or len(s) < 2:
+        return None, None, None
+    return s[:-2], s[-2], s[-1]
+
+
+def same_matrix_rule(args: ShapeArgs) -> Type | None:
+    """inverse, cholesky, matrix_power, cholesky_inverse: the input's shape."""
+    t = args.tensor(0)
+    if t is None:
+        return None
+    return make_tensor(t.scalar_type, t.device, complete_sizes(t) or t.dim(), [t], contiguous=False)
+
+
+def batch_scalar_rule(real: bool) -> Any:
+    """det, logdet (the dtype's), slogdet's logabsdet: one value per matrix."""
+
+    def rule(args: ShapeArgs) -> Type | None:
+        t = args.tensor(0)
+        if t is None:
+            return None
+        batch, _, _ = _matrix_parts(t)
+        rank = t.dim()
+        shape: Any = batch if batch is not None else (None if rank is None else rank - 2)
+        d = _real_of(t.scalar_type) if real else t.scalar_type
+        return make_tensor(d, t.device, shape, [t], contiguous=True)
+
+    return rule
+
+
+def slogdet_rule(args: ShapeArgs) -> Any:
+    sign = batch_scalar_rule(False)(args)
+    logabs = batch_scalar_rule(True)(args)
+    return None if sign is None else [sign, logabs]
+
+
+def solve_rule(args: ShapeArgs) -> Type | None:
+    """linalg_solve, solve_triangular, cholesky_solve: the right-hand side's shape."""
+    a, b = args.tensor(0), args.tensor(1)
+    if a is None or b is None:
+        return None
+    dtype = agreed_dtype([a, b])
+    return make_tensor(
+        dtype, device_of([a, b]), complete_sizes(b) or b.dim(), [a, b], contiguous=False
+    )
+
+
+def svdvals_rule(args: ShapeArgs) -> Type | None:
+    t = args.tensor(0)
+    if t is None:
+        return None
+    batch, m, n = _matrix_parts(t)
+    rank = t.dim()
+    shape: Any = (*batch, min(m, n)) if batch is not None else (None if rank is None else rank - 1)  # type: ignore[type-var]
+    return make_tensor(_real_of(t.scalar_type), t.device, shape, [t], contiguous=True)
+
+
+def eigh_rule(args: ShapeArgs) -> Any:
+    values = svdvals_rule(args)
+    vectors = same_matrix_rule(args)
+    return None if values is None else [values, vectors]
+
+
+def decomposition_rule(args: ShapeArgs) -> Any:
+    """qr (Q, R), svd (U, S, V[h]): the matrix ranks, the input's dtype (S real)."""
+    t = args.tensor(0)
+    if t is None:
+        return None
+    rank = t.dim()
+    matrix = make_tensor(t.scalar_type, t.device, rank, [t], contiguous=False)
+    if len(args.node.outputs) == 2:
+        return [matrix, matrix]
+    values = make_tensor(_real_of(t.scalar_type), t.device, None if rank is None else rank - 1, [t])
+    return [matrix, values, matrix]
+
+
+def pinverse_rule(args: ShapeArgs) -> Type | None:
+    t = args.tensor(0)
+    if t is None:
+        return None
+    batch, m, n = _matrix_parts(t)
+    shape: Any = (*batch, n, m) if batch is not None else t.dim()
+    return make_tensor(t.scalar_type, t.device, shape, [t], contiguous=False)
+
+
 def _register() -> None:
     r = shape_rules.register
     r("aten::mm", mm_rule)
@@ -192,6 +291,29 @@ def _register() -> None:
     register_exact("aten::trace", trace_rule)
     r("aten::diag", diag_rule)
     r("aten::einsum", einsum_rule)
+    for name in (
+        "inverse",
+        "linalg_inv",
+        "cholesky",
+        "linalg_cholesky",
+        "cholesky_inverse",
+        "matrix_power",
+        "linalg_matrix_power",
+    ):
+        r(f"aten::{name}", same_matrix_rule)
+    for name in ("det", "linalg_det", "logdet"):
+        r(f"aten::{name}", batch_scalar_rule(False))
+    for name in ("slogdet", "linalg_slogdet"):
+        r(f"aten::{name}", slogdet_rule)
+    for name in ("linalg_solve", "linalg_solve_triangular", "cholesky_solve"):
+        r(f"aten::{name}", solve_rule)
+    for name in ("linalg_svdvals", "linalg_eigvalsh"):
+        r(f"aten::{name}", svdvals_rule)
+    r("aten::linalg_eigh", eigh_rule)
+    for name in ("linalg_qr", "qr", "linalg_svd", "svd"):
+        r(f"aten::{name}", decomposition_rule)
+    for name in ("pinverse", "linalg_pinv"):
+        r(f"aten::{name}", pinverse_rule)
 
 
 _register()

@@ -34,6 +34,7 @@ from .core import (
     promoted_dtype,
     shape_rules,
     size_list,
+    to_float,
 )
 
 
@@ -296,6 +297,98 @@ def attention_rule(args: ShapeArgs) -> Type | None:
     return make_tensor(agreed_dtype([q]), device_of([q, v]), sizes, [q, v], contiguous=True)
 
 
+def with_indices(rule: Any) -> Any:
+    """(values, int64 indices) of a pooling rule's shape: max_pool*d_with_indices,
+    adaptive_max_pool*d."""
+
+    def pair(args: ShapeArgs) -> Any:
+        values = rule(args)
+        if not isinstance(values, TensorType):
+            return None
+        return [values, values.with_scalar_type(ScalarType.Long).with_requires_grad(False)]
+
+    return pair
+
+
+def unpool_rule(args: ShapeArgs) -> Type | None:
+    """max_unpool2d/3d: the input's (N, C), then output_size."""
+    x = args.tensor(0)
+    if x is None:
+        return None
+    out = size_list(args, "output_size")
+    sizes = complete_sizes(x)
+    if out is None or None in out or sizes is None or len(sizes) < len(out):
+        return _keep_rank(x)
+    return make_tensor(
+        x.scalar_type, x.device, (*sizes[: len(sizes) - len(out)], *out), [x], contiguous=True
+    )
+
+
+def pixel_shuffle_rule(args: ShapeArgs) -> Type | None:
+    """pixel_shuffle (r = upscale_factor): (..., C r^2, H, W) -> (..., C, H r, W r);
+    pixel_unshuffle the inverse."""
+    x = args.tensor(0)
+    if x is None:
+        return None
+    sizes = complete_sizes(x)
+    shuffle = args.node.kind == "aten::pixel_shuffle"
+    r = int_const(args, "upscale_factor" if shuffle else "downscale_factor")
+    if sizes is None or r is None or r <= 0 or len(sizes) < 3:
+        return _keep_rank(x)
+    *lead, c, h, w = sizes
+    if shuffle:
+        out = (*lead, c // (r * r), h * r, w * r)
+    else:
+        out = (*lead, c * r * r, h // r, w // r)
+    return make_tensor(x.scalar_type, x.device, out, [x], contiguous=True)
+
+
+_GATES = {
+    "aten::lstm_cell": 4,
+    "aten::gru_cell": 3,
+    "aten::rnn_tanh_cell": 1,
+    "aten::rnn_relu_cell": 1,
+}
+
+
+def rnn_cell_rule(args: ShapeArgs) -> Any:
+    """lstm_cell: (h, c); gru_cell, rnn_*_cell: h. Each (batch, hidden): the input's batch,
+    w_ih's rows over the gate count; the dtype and device of the input."""
+    x, w = args.tensor("input"), args.tensor("w_ih")
+    if x is None:
+        return None
+    sx, sw = complete_sizes(x), complete_sizes(w)
+    gates = _GATES.get(args.node.kind, 1)
+    shape: Any = x.dim()
+    if sx is not None and sw is not None and len(sw) == 2:
+        hidden = sw[0] // gates
+        shape = (sx[0], hidden) if len(sx) == 2 else (hidden,)
+        # the gates add the hidden state's product: its shape broadcasts in
+        hx = args.value("hx")
+        h = hx.type if hx is not None else None
+        if hx is not None and hx.node.kind == "prim::ListConstruct" and hx.node.inputs:
+            h = hx.node.inputs[0].type
+        if isinstance(h, TensorType):
+            shape = broadcast_shapes([TensorType(sizes=shape), h]) if h.sizes else shape
+    dtype = agreed_dtype([x, w])
+    if args.node.kind != "aten::rnn_relu_cell":
+        dtype = to_float(dtype)  # sigmoid and tanh compute in floating point
+    one = make_tensor(dtype, x.device, shape, args.tensors(), contiguous=True)
+    return [one, one] if gates == 4 else one
+
+
+def embedding_bag_rule(args: ShapeArgs) -> Any:
+    """embedding_bag: (one row per bag of weight's dtype, and three int64 bookkeeping
+    vectors)."""
+    w = args.tensor("weight")
+    if w is None:
+        return None
+    sw = complete_sizes(w)
+    rows = make_tensor(w.scalar_type, w.device, (None, sw[1]) if sw and len(sw) == 2 else 2, [w])
+    index = make_tensor(ScalarType.Long, w.device, 1, requires_grad=False)
+    return [rows, index, index, index]
+
+
 def _register() -> None:
     r = shape_rules.register
     for n in (1, 2, 3):
@@ -303,10 +396,20 @@ def _register() -> None:
         r(f"aten::conv_transpose{n}d", convolution_rule(n, transposed=True))
     for name in ("convolution", "_convolution"):
         r(f"aten::{name}", convolution_rule(None, transposed=None))
-    for n in (1, 2):
+    for n in (1, 2, 3):
         r(f"aten::max_pool{n}d", pool_rule(n, dilated=True))
+        r(f"aten::max_pool{n}d_with_indices", with_indices(pool_rule(n, dilated=True)))
         r(f"aten::avg_pool{n}d", pool_rule(n, dilated=False))
         r(f"aten::adaptive_avg_pool{n}d", adaptive_pool_rule(n))
+        r(f"aten::adaptive_max_pool{n}d", with_indices(adaptive_pool_rule(n)))
+    for name in ("max_unpool2d", "max_unpool3d"):
+        r(f"aten::{name}", unpool_rule)
+    for name in ("pixel_shuffle", "pixel_unshuffle"):
+        r(f"aten::{name}", pixel_shuffle_rule)
+    for name in ("lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"):
+        r(f"aten::{name}", rnn_cell_rule)
+    for name in ("embedding_bag", "_embedding_bag"):
+        r(f"aten::{name}", embedding_bag_rule)
     for name in (
         "layer_norm",
         "batch_norm",
@@ -315,7 +418,11 @@ def _register() -> None:
         "dropout",
         "feature_dropout",
         "alpha_dropout",
+        "feature_alpha_dropout",
         "prelu",
+        "rms_norm",
+        "channel_shuffle",
+        "native_channel_shuffle",
     ):
         r(f"aten::{name}", like_input(0))
     r("aten::embedding", embedding_rule)

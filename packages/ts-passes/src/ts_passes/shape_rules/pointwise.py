@@ -9,7 +9,6 @@ from ts_ir import FloatType, IntType, NoneType, ScalarType, TensorType, Type, Va
 from .core import (
     ShapeArgs,
     broadcast_shapes,
-    complete_sizes,
     device_of,
     known,
     make_tensor,
@@ -23,21 +22,21 @@ def unary_same(args: ShapeArgs) -> Type | None:
     t = args.tensor("self") or args.tensor(0)
     if t is None:
         return None
-    return make_tensor(t.scalar_type, t.device, complete_sizes(t) or t.dim(), [t])
+    return make_tensor(t.scalar_type, t.device, t.sizes, [t])
 
 
 def unary_float(args: ShapeArgs) -> Type | None:
     t = args.tensor("self") or args.tensor(0)
     if t is None:
         return None
-    return make_tensor(to_float(t.scalar_type), t.device, complete_sizes(t) or t.dim(), [t])
+    return make_tensor(to_float(t.scalar_type), t.device, t.sizes, [t])
 
 
 def unary_bool(args: ShapeArgs) -> Type | None:
     t = args.tensor(0)
     if t is None:
         return None
-    return make_tensor(ScalarType.Bool, t.device, complete_sizes(t) or t.dim(), [t])
+    return make_tensor(ScalarType.Bool, t.device, t.sizes, [t])
 
 
 def pointwise_result(
@@ -119,7 +118,7 @@ def clamp_rule(args: ShapeArgs) -> Type | None:
     if any(isinstance(v.type, TensorType) for v in bounds):
         return all_promote(args)
     dtype = promoted_dtype([args.inputs[0], *bounds])
-    return make_tensor(dtype, t.device, complete_sizes(t) or t.dim(), [t])
+    return make_tensor(dtype, t.device, t.sizes, [t])
 
 
 def float_power_rule(args: ShapeArgs) -> Type | None:
@@ -135,14 +134,14 @@ def square_rule(args: ShapeArgs) -> Type | None:
     if t is None:
         return None
     dtype = ScalarType.Long if t.scalar_type is ScalarType.Bool else t.scalar_type
-    return make_tensor(dtype, t.device, complete_sizes(t) or t.dim(), [t])
+    return make_tensor(dtype, t.device, t.sizes, [t])
 
 
 def type_as_rule(args: ShapeArgs) -> Type | None:
     t, other = args.tensor(0), args.tensor(1)
     if t is None or other is None:
         return None
-    return make_tensor(other.scalar_type, other.device, complete_sizes(t) or t.dim(), [t])
+    return make_tensor(other.scalar_type, other.device, t.sizes, [t])
 
 
 UNARY_SAME = (
@@ -156,7 +155,7 @@ UNARY_FLOAT = (
     "sigmoid", "tanh", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
     "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh",
     "acosh", "atanh", "erf", "erfc", "erfinv", "reciprocal", "logit", "digamma",
-    "lgamma", "sinc", "log_sigmoid", "angle", "i0", "special_i0", "special_i0e",
+    "lgamma", "sinc", "log_sigmoid", "i0", "special_i0", "special_i0e",
     "special_i1", "special_i1e", "deg2rad", "rad2deg", "special_sinc", "special_entr",
     "special_ndtr", "special_logit", "special_erfinv", "special_digamma", "special_psi",
     "polygamma", "special_polygamma", "silu",

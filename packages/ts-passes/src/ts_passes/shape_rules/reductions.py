@@ -203,7 +203,10 @@ def _register() -> None:
         (("amax", "amin"), keep_reduction),
         (("sum", "prod", "nansum"), sum_reduction),
         (("mean", "nanmean", "std", "var", "logsumexp"), mean_reduction),
-        (("norm", "linalg_vector_norm", "linalg_norm", "frobenius_norm"), norm_reduction),
+        (
+            ("norm", "linalg_vector_norm", "linalg_norm", "frobenius_norm", "linalg_matrix_norm"),
+            norm_reduction,
+        ),
         (("all", "any"), logical_reduction),
         (("argmax", "argmin", "count_nonzero"), index_reduction),
         (("max", "min"), max_min_rule),

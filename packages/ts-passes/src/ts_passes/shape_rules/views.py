@@ -344,6 +344,64 @@ def repeat_rule(args: ShapeArgs) -> Type | None:
     return make_tensor(t.scalar_type, t.device, tuple(out) if None not in out else n, [t])
 
 
+def unfold_rule(args: ShapeArgs) -> Type | None:
+    """unfold(dim, size, step): dim becomes the number of windows, a last dim of `size`."""
+    t = args.tensor(0)
+    if t is None or t.sizes is None:
+        return None if t is None else view_of(t, None)
+    rank = len(t.sizes)
+    size, step = int_const(args, "size"), int_const(args, "step")
+    d = dims_of(args.const("dimension"), rank) if rank else [0]
+    if d is None or size is None or step is None or step <= 0 or (rank and t.sizes[d[0]] is None):
+        return view_of(t, rank + 1 if rank else 1)
+    if rank == 0:
+        return view_of(t, (1,))
+    out = list(t.sizes)
+    out[d[0]] = (t.sizes[d[0]] - size) // step + 1  # type: ignore[operator]
+    out.append(size)
+    return view_of(t, tuple(out) if None not in out else rank + 1)
+
+
+def repeat_interleave_rule(args: ShapeArgs) -> Type | None:
+    """repeat_interleave(self, repeats, dim): self's rank (1 without dim); of repeats alone,
+    1-d int64 indices."""
+    t = args.tensor("self")
+    if t is None:
+        counts = args.tensor("repeats")
+        if counts is None:
+            return None
+        return make_tensor(ScalarType.Long, counts.device, 1, requires_grad=False)
+    dim = args.const("dim")
+    if dim is None:
+        return make_tensor(t.scalar_type, t.device, 1, [t])
+    return make_tensor(t.scalar_type, t.device, t.dim() if known(dim) else None, [t])
+
+
+def diff_rule(args: ShapeArgs) -> Type | None:
+    """diff: the rank of self; the dim shrinks by n (prepend and append add to it first)."""
+    t = args.tensor(0)
+    if t is None:
+        return None
+    rank = t.dim()
+    n = int_const(args, "n")
+    d = dims_of(args.const("dim"), rank) if rank else None
+    sizes = complete_sizes(t)
+    extra = 0
+    for name in ("prepend", "append"):
+        v = args.value(name)
+        if v is not None and isinstance(v.type, TensorType):
+            s = complete_sizes(v.type)
+            if s is None or d is None or len(s) != rank:
+                extra = -1
+                break
+            extra += s[d[0]]
+    if sizes is None or n is None or d is None or extra < 0:
+        return make_tensor(t.scalar_type, t.device, rank, [t], contiguous=True)
+    out = list(sizes)
+    out[d[0]] = max(sizes[d[0]] + extra - n, 0)
+    return make_tensor(t.scalar_type, t.device, tuple(out), [t], contiguous=True)
+
+
 def contiguous_rule(args: ShapeArgs) -> Type | None:
     t = args.tensor(0)
     if t is None:
@@ -370,6 +428,14 @@ def to_rule(args: ShapeArgs) -> Type | None:
         if dev is not None:
             device = (dev if isinstance(dev, Device) else Device(str(dev))) if known(dev) else None
     return make_tensor(dtype, device, complete_sizes(t) or t.dim(), [t])
+
+
+def cuda_rule(args: ShapeArgs) -> Type | None:
+    """cuda(): the tensor on the first CUDA device."""
+    t = args.tensor(0)
+    if t is None:
+        return None
+    return make_tensor(t.scalar_type, Device("cuda:0"), complete_sizes(t) or t.dim(), [t])
 
 
 def _joined_dtype(types: list[TensorType]) -> ScalarType | None:
@@ -466,6 +532,28 @@ def split_rule(args: ShapeArgs) -> Type | None:
     return None if t is None else _element(t, t.dim())
 
 
+def chunk_rule(args: ShapeArgs) -> Type | None:
+    """chunk: when the size of the chunked dim, the chunk count and the dim are known and every
+    piece has the same size, that piece (with the input's strides, where they are known: a
+    piece is a slice); else as `split_rule`."""
+    t = args.tensor(0)
+    if t is None:
+        return None
+    sizes, chunks, dim = t.sizes, int_const(args, 1), int_const(args, 2)
+    if sizes is None or chunks is None or dim is None or chunks < 1 or not sizes:
+        return split_rule(args)
+    if not -len(sizes) <= dim < len(sizes):
+        return split_rule(args)
+    dim %= len(sizes)
+    size = sizes[dim]
+    piece = -(-size // chunks) if size else 0
+    if size is None or piece == 0 or size % piece:
+        return split_rule(args)  # an unknown or empty dim, or a smaller last piece
+    shape = (*sizes[:dim], piece, *sizes[dim + 1 :])
+    complete = None not in sizes and t.strides is not None and None not in t.strides
+    return ListType(view_of(t, shape, t.strides if complete else None))
+
+
 def unbind_rule(args: ShapeArgs) -> Type | None:
     t = args.tensor(0)
     if t is None:
@@ -524,6 +612,7 @@ def _register() -> None:
     r("aten::contiguous", contiguous_rule)
     for name in ("to", "_to_copy"):
         r(f"aten::{name}", to_rule)
+    r("aten::cuda", cuda_rule)
     r("aten::cat", cat_rule)
     r("aten::concat", cat_rule)
     r("aten::concatenate", cat_rule)
@@ -538,9 +627,9 @@ def _register() -> None:
         r(key, tensors_like_inputs_rule)
     for name in ("broadcast_tensors", "meshgrid"):
         r(f"aten::{name}", tensors_like_inputs_rule)
+    for name in ("chunk", "unsafe_chunk"):
+        r(f"aten::{name}", chunk_rule)
     for name in (
-        "chunk",
-        "unsafe_chunk",
         "split",
         "unsafe_split",
         "split_with_sizes",
@@ -548,6 +637,9 @@ def _register() -> None:
     ):
         r(f"aten::{name}", split_rule)
     r("aten::unbind", unbind_rule)
+    r("aten::unfold", unfold_rule)
+    r("aten::diff", diff_rule)
+    r("aten::repeat_interleave", repeat_interleave_rule)
 
 
 _register()

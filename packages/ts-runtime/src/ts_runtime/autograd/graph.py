@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..dtypes import dtype_of_numpy
 from ..tensor import AutogradMeta, Tensor, TensorError, wrap
 
 Edge = tuple["Node", int] | None
@@ -54,9 +55,14 @@ class Node:
 
     def apply(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
         for i, g in enumerate(grads):
+            shape, np_dtype = self.output_meta[i]
             if g is None:
-                shape, np_dtype = self.output_meta[i]
                 grads[i] = wrap(np.zeros(shape, dtype=np_dtype))
+            elif g._data.dtype != np_dtype and np_dtype.kind in "fc":
+                # a gradient arrives in its output's dtype, whatever promotion made of it
+                # downstream (a float32 result times a float64 tensor), as PyTorch's engine
+                # casts it to the input's metadata
+                grads[i] = g.to(dtype_of_numpy(np_dtype))
         return self._apply(grads)
 
     def _apply(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:

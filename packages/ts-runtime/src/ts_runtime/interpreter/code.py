@@ -636,8 +636,23 @@ def _materialize(value: Any) -> Any:
     if isinstance(value, TensorLiteral):
         from ..tensor import tensor
 
-        return tensor(value.literal)
+        if value.values is None:
+            return tensor(value.literal)
+        return _tensor_of_literal(value)
     return value
+
+
+def _tensor_of_literal(value: Any) -> Any:
+    """A tensor printed as PyTorch prints it (` 1  2 [ CPULongType{2} ]`), read back."""
+    import numpy as np
+    from ts_ir import ScalarType
+
+    from ..dtypes import numpy_dtype
+    from ..tensor import wrap
+
+    scalar_type = ScalarType[value.scalar_type]
+    data = np.array(value.values, dtype=np.float64).reshape(value.shape)
+    return wrap(data.astype(numpy_dtype(scalar_type)))
 
 
 # ---------------------------------------------------------------------------
@@ -753,3 +768,9 @@ _SPECIAL: dict[str, Callable[[Code, Node, list[str]], str]] = {
     prim.fork: _fork,
     "aten::wait": _wait,
 }
+
+
+def register_expression(kind: str, build: Callable[[Code, Node, list[str]], str]) -> None:
+    """Let the runtime write the Python expression of nodes of `kind` itself, as the nodes above
+    are written (`build(code, node, argument_expressions)`), instead of calling an operation."""
+    _SPECIAL[kind] = build

@@ -8,6 +8,7 @@ list is expected).
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -22,6 +23,7 @@ from ts_ir import (
     Device,
     DeviceType,
     DictType,
+    EnumType,
     FloatType,
     FutureType,
     InterfaceType,
@@ -92,6 +94,12 @@ def matches(value: Any, t: Type) -> bool:
         return isinstance(value, tuple)
     if isinstance(t, AnyClassType):
         return isinstance(getattr(value, "_type", None), ClassType)
+    if isinstance(t, EnumType):  # a member of the Python enum the type was made from
+        return (
+            isinstance(value, enum.Enum)
+            and value.name in t.names
+            and (t.qualified_name.rpartition(".")[2] == type(value).__name__)
+        )
     if isinstance(t, InterfaceType):  # an object whose class has the interface's methods
         vt = getattr(value, "_type", None)
         return isinstance(vt, ClassType) and t.is_implemented_by(vt)

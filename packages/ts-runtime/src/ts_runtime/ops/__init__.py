@@ -8,11 +8,15 @@ from . import (  # noqa: F401
     aliases,
     array_kernels,
     attention,
+    complex_ops,
     counting,
     creation,
+    decompositions,
     dicts,
     dispatch,
+    distances,
     elementwise,
+    fft,
     indexing,
     joins,
     linalg,
@@ -26,15 +30,18 @@ from . import (  # noqa: F401
     pointwise,
     prims,
     random,
+    rearrange,
     reduction,
     resampling,
     scalars,
     scatter,
     selection,
+    sets,
     shape,
     special,
     strings,
     ternary,
+    windows,
 )
 
 # last: the aliases take the kernels above, then every kernel gets its `out=` overloads
@@ -43,6 +50,13 @@ out_variants.register_all()
 
 #: Eager functions whose Python signature differs from their operator's schema:
 #: factories taking `requires_grad`, `einsum` and `meshgrid` taking tensors as arguments.
-EAGER_FUNCTIONS = {**creation.EAGER, **joins.EAGER, **linalg.EAGER, **shape.EAGER}
+EAGER_FUNCTIONS = {
+    **creation.EAGER,
+    **indexing.EAGER,
+    **joins.EAGER,
+    **linalg.EAGER,
+    **sets.EAGER,
+    **shape.EAGER,
+}
 
 __all__ = ["EAGER_FUNCTIONS", "dispatch"]

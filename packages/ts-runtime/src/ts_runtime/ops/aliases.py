@@ -20,7 +20,6 @@ from typing import Any
 from ts_passes.shape_rules import rule_for_operator, shape_rules
 from ts_schema import Operator, registry
 
-from ..tensor import Tensor
 from .dispatch import DERIVATIVES, implements
 
 #: alias name -> the operator it names (both without namespace).
@@ -59,12 +58,6 @@ ALIASES = {
     "special_round": "round",
     "_unsafe_view": "view",
 }
-
-
-@implements("aten::cpu", autograd=False)
-def cpu(self: Tensor) -> Tensor:
-    """The tensor itself: every tensor here is on the CPU."""
-    return self
 
 
 def _argument_types(op: Operator) -> tuple[str, ...]:

@@ -121,7 +121,7 @@ def _relu_array(a: np.ndarray) -> np.ndarray:
     zero = _ZEROS.get(a.dtype)
     if zero is None:
         zero = _ZEROS[a.dtype] = np.zeros((), dtype=a.dtype)
-    return np.maximum(a, zero)
+    return np.maximum(zero, a)  # relu(-0.0) is -0.0, as the kernel's
 
 
 _register("aten::relu", _unary_selector(_relu_array, floats_only=False))

@@ -65,13 +65,27 @@ def floating(dt: np.dtype) -> np.dtype:
     return dt if dt.kind in "fc" else numpy_dtype(get_default_dtype())
 
 
+_INT_BOUNDS: dict[np.dtype, tuple[int, int]] = {}
+
+
 def operand(x: Any, dt: np.dtype) -> Any:
-    """A tensor's array in dtype `dt`, or a Python scalar as is (numpy treats it as weak)."""
+    """A tensor's array in dtype `dt`, or a Python scalar as is (numpy treats it as weak).
+
+    A Python int outside an integer dtype's range wraps around, as PyTorch's C casts do
+    (`uint8_tensor & -32` is `& 224`); numpy would refuse it.
+    """
     if isinstance(x, Tensor):
         a = x._data
         return a if a.dtype is dt else a.astype(dt)
-    if isinstance(x, bool) and dt.kind != "b":
-        return int(x)
+    if isinstance(x, bool):
+        return int(x) if dt.kind != "b" else x
+    if type(x) is int and dt.kind in "iu":
+        bounds = _INT_BOUNDS.get(dt)
+        if bounds is None:
+            info = np.iinfo(dt)
+            bounds = _INT_BOUNDS[dt] = (int(info.min), int(info.max))
+        if not bounds[0] <= x <= bounds[1]:
+            return np.asarray(x).astype(dt)[()]
     return x
 
 

@@ -337,9 +337,13 @@ def tensor_(
 ) -> Tensor:
     try:
         return tensor(data, dtype=dtype, device=device, requires_grad=requires_grad)
-    except OverflowError:
-        # integers out of the dtype's range wrap around, as in PyTorch
-        out = wrap(np.asarray(data).astype(numpy_dtype(dtype)))  # type: ignore[arg-type]
+    except (OverflowError, TensorError):
+        if not isinstance(data, (int, float)) or dtype is None:
+            raise
+        # a number out of an integer dtype's range (or nan, inf) is cast as C++ casts it, as
+        # TorchScript's aten::tensor.float does: ints wrap around, nan becomes INT64_MIN
+        with np.errstate(all="ignore"):
+            out = wrap(np.asarray(data).astype(numpy_dtype(dtype)))
         return out.requires_grad_(True) if requires_grad else out
 
 

@@ -660,6 +660,20 @@ def nonzero_numpy(condition: Tensor) -> list[Tensor]:
     return [result(i.astype(np.int64, copy=False)) for i in np.nonzero(np.atleast_1d(a))]
 
 
+def where_eager(condition: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """`tsjit.where`: of a condition alone, a tuple of index tensors, as PyTorch's eager
+    `torch.where` gives (compiled code gets the operator's list)."""
+    if not args and not kwargs:
+        return tuple(call("aten::where", condition))
+    return call("aten::where", condition, *args, **kwargs)
+
+
+where_eager.__name__ = "where"
+where_eager._ts_operator = "aten::where"  # type: ignore[attr-defined]
+
+EAGER = {"where": where_eager}
+
+
 @implements("aten::take")
 def take(self: Tensor, index: Tensor) -> Tensor:
     a = self._data

@@ -9,6 +9,7 @@ gain and lose a dimension, batch dimensions broadcast.
 
 from __future__ import annotations
 
+import math
 import string
 from typing import Any
 
@@ -45,23 +46,41 @@ def gemm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The product of two float matrices, in row order as PyTorch returns it.
 
     numpy's BLAS (OpenBLAS in numpy's wheels) is markedly faster when the
-    first operand has the more rows: for a wide result, such as a batch of
-    64 rows against a 2048-wide weight, computing the transposed product
-    `b.T @ a.T` (views, no copies) and copying it back into row order was
-    1.2-2x faster on every shape measured, copy included (see
-    docs/design-notes.md). The products are the same; the BLAS blocking, and
+    first operand has the more rows: for a wide result of few rows, such as
+    a batch of 64 rows against a 2048-wide weight, computing the transposed
+    product `b.T @ a.T` (views, no copies) and copying it back into row
+    order was faster on the shapes measured, copy included; from a few
+    hundred rows on, the plain product is (see docs/design-notes.md). The products are the same; the BLAS blocking, and
     so the order of the sums, differs, as it does between BLAS libraries.
     Small or tall products, and integer ones (not BLAS), go straight to
     `np.matmul`.
     """
     m, n = a.shape[0], b.shape[1]
-    if m >= n or a.dtype.kind != "f" or m * n * a.shape[1] < _WIDE_GEMM_WORK:
+    if (
+        m > _WIDE_GEMM_ROWS
+        or n < 4 * m
+        or a.dtype.kind != "f"
+        or m * n * a.shape[1] < _WIDE_GEMM_WORK
+    ):
         return np.matmul(a, b)
     return np.ascontiguousarray(np.matmul(b.T, a.T).T)
 
 
+def _matmul_2d_right(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`a @ b` for a matrix `b` and `a` of any rank >= 2: the batch dimensions of `a` folded into
+    its rows, so one BLAS product runs instead of one per batch element (a copy of `a` only
+    where its layout does not fold)."""
+    if a.ndim == 2:
+        return gemm(a, b)
+    rows = a.reshape(-1, a.shape[-1])
+    return gemm(rows, b).reshape(*a.shape[:-1], b.shape[-1])
+
+
 #: multiply-adds below which a product is too small for `gemm`'s orientation to matter
 _WIDE_GEMM_WORK = 1 << 20
+#: rows above which the transposed product stops paying (256 rows by 768 columns: 0.85 against
+#: 0.73 ms plain; 64 rows by 2048: 1.24 against 1.32; 16 by 1024: 0.10 against 0.17)
+_WIDE_GEMM_ROWS = 64
 
 
 @implements("aten::mm")
@@ -114,7 +133,7 @@ def matmul(self: Tensor, other: Tensor) -> Tensor:
             f"mat1 and mat2 shapes cannot be multiplied ({rows}x{a.shape[-1]} and {inner}x{cols})"
         )
     try:
-        return result(gemm(a, b) if a.ndim == 2 and b.ndim == 2 else np.matmul(a, b))
+        return result(_matmul_2d_right(a, b) if a.ndim >= 2 and b.ndim == 2 else np.matmul(a, b))
     except ValueError:
         raise TensorError(
             f"The size of tensor a must match the size of tensor b at non-singleton dimensions: "
@@ -251,7 +270,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             f"{w.shape[-1]}x{w.shape[0] if w.ndim == 2 else 1})"
         )
     _same_dtype(x, w)
-    out = gemm(x, w.T) if x.ndim == 2 and w.ndim == 2 else np.matmul(x, w.T)
+    out = _matmul_2d_right(x, w.T) if w.ndim == 2 and x.ndim >= 2 else np.matmul(x, w.T)
     if bias is not None:
         b = bias._data
         if b.dtype != out.dtype:
@@ -556,6 +575,26 @@ def _conv_check(x: np.ndarray, w: np.ndarray, groups: int, transposed: bool, nd:
         )
 
 
+def _padded(x: np.ndarray, padding: list[int]) -> np.ndarray:
+    """`x` with `padding` zeros on both sides of each spatial dimension (a copy; `x` itself
+    when there is none)."""
+    if not any(padding):
+        return x
+    nd = len(padding)
+    shape = (*x.shape[:2], *(x.shape[2 + i] + 2 * padding[i] for i in range(nd)))
+    out = np.zeros(shape, dtype=x.dtype)
+    out[
+        (slice(None), slice(None), *(slice(p, p + x.shape[2 + i]) for i, p in enumerate(padding)))
+    ] = x
+    return out
+
+
+#: columns of one convolution product: enough for BLAS to run at speed, and a column buffer
+#: (rows times columns) that stays in cache
+_CONV_COLUMNS = 512
+_CONV_BUFFER = 1 << 18
+
+
 def _conv_forward(
     x: np.ndarray,
     w: np.ndarray,
@@ -564,37 +603,94 @@ def _conv_forward(
     dilation: list[int],
     groups: int,
 ) -> np.ndarray:
+    """A convolution as matrix products: for each chunk of images and each group, the input
+    windows are copied into one contiguous column buffer (im2col: a row per input channel and
+    kernel tap, a column per output position of every image in the chunk), and one BLAS
+    product `weight (out, k) @ columns (k, positions)` computes that chunk's outputs, already
+    in channel-major order. Chunks have about `_CONV_COLUMNS` columns: large products run at
+    BLAS speed, and the buffer stays in cache (a single product over the whole batch ran
+    several times slower here). Pointwise convolutions (1x1, stride 1) use the input itself
+    as the columns; depthwise ones (a channel per group) sum shifted windows instead."""
     nd = x.ndim - 2
-    if any(padding):
-        x = np.pad(x, [(0, 0), (0, 0), *((p, p) for p in padding)])
     kernel = w.shape[2:]
-    out = [(x.shape[2 + i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1 for i in range(nd)]
+    xp = _padded(x, padding)
+    out = [
+        (xp.shape[2 + i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1 for i in range(nd)
+    ]
     if any(o <= 0 for o in out):
         raise TensorError(
-            f"Calculated output size: {out} is too small for input of (padded) size {list(x.shape[2:])} "
+            f"Calculated output size: {out} is too small for input of (padded) size {list(xp.shape[2:])} "
             f"and kernel size {list(kernel)}"
         )
-    s = x.strides
+    n = x.shape[0]
+    c_out, cg = w.shape[0], w.shape[1]
+    og = c_out // groups
+    positions = math.prod(out)
+    taps = math.prod(kernel)
+    k = cg * taps
+    dtype = np.result_type(x.dtype, w.dtype)
+    y = np.empty((n, c_out, positions), dtype=dtype)
+    if n == 0 or c_out == 0 or positions == 0:
+        return y.reshape(n, c_out, *out)
+    if k == 0:
+        y.fill(0)
+        return y.reshape(n, c_out, *out)
+    s = xp.strides
     windows = np.lib.stride_tricks.as_strided(
-        x,
-        (*x.shape[:2], *out, *kernel),
+        xp,
+        (*xp.shape[:2], *kernel, *out),
         (
             s[0],
             s[1],
-            *(s[2 + i] * stride[i] for i in range(nd)),
             *(s[2 + i] * dilation[i] for i in range(nd)),
+            *(s[2 + i] * stride[i] for i in range(nd)),
         ),
         writeable=False,
     )
-    cg, og = w.shape[1], w.shape[0] // groups
-    reduce_cols = [1, *range(2 + nd, 2 + 2 * nd)]
-    reduce_w = list(range(1, 2 + nd))
-    parts = []
-    for g in range(groups):
-        cols = windows[:, g * cg : (g + 1) * cg]
-        parts.append(np.tensordot(cols, w[g * og : (g + 1) * og], axes=(reduce_cols, reduce_w)))
-    y = parts[0] if groups == 1 else np.concatenate(parts, axis=-1)
-    return np.moveaxis(y, -1, 1)
+    if cg == 1 and og == 1 and groups > 1:
+        return _conv_depthwise(windows, w, y, kernel).reshape(n, c_out, *out)
+    weights = w.reshape(groups, og, k)
+    if taps == 1 and all(v == 1 for v in stride):
+        # pointwise: the input channels are the columns
+        for g in range(groups):
+            cols = windows[:, g * cg : (g + 1) * cg].reshape(n, cg, positions)
+            np.matmul(weights[g], cols, out=y[:, g * og : (g + 1) * og])
+        return y.reshape(n, c_out, *out)
+    chunk = max(1, min(n, -(-_CONV_COLUMNS // positions), _CONV_BUFFER // (k * positions) or 1))
+    buffer = np.empty(k * chunk * positions, dtype=x.dtype)
+    for n0 in range(0, n, chunk):
+        nb = min(chunk, n - n0)
+        cols = buffer[: k * nb * positions].reshape(k, nb * positions)
+        # (cg, *kernel, nb, *out) in the buffer's order: row (channel, tap), column (image, position)
+        target = cols.reshape(cg, *kernel, nb, *out)
+        for g in range(groups):
+            source = windows[n0 : n0 + nb, g * cg : (g + 1) * cg]
+            np.copyto(target, np.moveaxis(source, 0, 1 + nd))
+            if nb == 1:
+                np.matmul(weights[g], cols, out=y[n0, g * og : (g + 1) * og])
+            else:
+                product = np.matmul(weights[g], cols).reshape(og, nb, positions)
+                y[n0 : n0 + nb, g * og : (g + 1) * og] = product.transpose(1, 0, 2)
+    return y.reshape(n, c_out, *out)
+
+
+def _conv_depthwise(
+    windows: np.ndarray, w: np.ndarray, y: np.ndarray, kernel: tuple[int, ...]
+) -> np.ndarray:
+    """One input and one output channel per group: the sum over kernel taps of the shifted
+    input times that tap's weight, per channel."""
+    n, c = windows.shape[:2]
+    acc = y.reshape(n, c, *windows.shape[2 + len(kernel) :])
+    acc.fill(0)
+    term = np.empty_like(acc)
+    taps = w.reshape(c, -1)
+    shape = (1, c) + (1,) * (acc.ndim - 2)
+    for t, index in enumerate(np.ndindex(*kernel)):
+        np.multiply(
+            windows[(slice(None), slice(None), *index)], taps[:, t].reshape(shape), out=term
+        )
+        acc += term
+    return y
 
 
 def _conv_transpose_forward(

@@ -23,7 +23,7 @@ import numpy as np
 from ts_schema import registry
 
 from ..dtypes import finfo, scalar_type_of_numpy
-from ..tensor import Tensor, TensorError, bump_version, wrap
+from ..tensor import DimensionError, Tensor, TensorError, bump_version, wrap
 from .dispatch import call, implements
 from .nn_functional import _inplace_of
 from .random import generator
@@ -77,6 +77,17 @@ def _gates(
 
 
 def _check_cell(input: Tensor, hx: Tensor, w_ih: Tensor, w_hh: Tensor) -> None:
+    # as ATen's check_rnn_cell_forward_input/hidden: a batch of inputs, one hidden per row
+    for t in (input, hx):
+        if t._data.ndim < 2:
+            raise DimensionError(
+                "Dimension out of range (expected to be in range of [-1, 0], but got 1)"
+            )
+    if input._data.shape[0] != hx._data.shape[0]:
+        raise TensorError(
+            f"Input batch size {input._data.shape[0]} doesn't match hidden0 batch size "
+            f"{hx._data.shape[0]}"
+        )
     if input._data.shape[-1] != w_ih._data.shape[-1]:
         raise TensorError(
             f"input has inconsistent input_size: got {input._data.shape[-1]} expected "

@@ -532,19 +532,18 @@ def _pool_params(
     return list(value)
 
 
-def _windows(
-    x: Tensor,
+def _pool_geometry(
+    shape: tuple[int, ...],
     nd: int,
     kernel: list[int],
     stride: list[int],
     padding: list[int],
     dilation: list[int],
     ceil_mode: bool,
-    fill: float,
-) -> tuple[Tensor, list[tuple[int, int]]]:
-    """A view of `x` padded with `fill`: (*leading, *out, *kernel), and the padding used per dim."""
-    shape = x._data.shape
-    if x._data.ndim not in (nd + 1, nd + 2):
+) -> tuple[list[tuple[int, int]], list[int]]:
+    """(padding before and after each spatial dimension, ceil_mode's extra included; the output
+    sizes), with PyTorch's checks."""
+    if len(shape) not in (nd + 1, nd + 2):
         raise TensorError(
             f"Expected {nd + 1}D or {nd + 2}D input, but got input of size: {list(shape)}"
         )
@@ -569,6 +568,21 @@ def _windows(
         extra = max(0, (n - 1) * stride[i] + span - (spatial[i] + 2 * padding[i]))
         pairs.append((padding[i], padding[i] + extra))
         out.append(n)
+    return pairs, out
+
+
+def _windows(
+    x: Tensor,
+    nd: int,
+    kernel: list[int],
+    stride: list[int],
+    padding: list[int],
+    dilation: list[int],
+    ceil_mode: bool,
+    fill: float,
+) -> tuple[Tensor, list[tuple[int, int]]]:
+    """A view of `x` padded with `fill`: (*leading, *out, *kernel), and the padding used per dim."""
+    pairs, out = _pool_geometry(x._data.shape, nd, kernel, stride, padding, dilation, ceil_mode)
     pads: list[int] = []
     for lo, hi in reversed(pairs):
         pads += [lo, hi]
@@ -588,6 +602,52 @@ def _windows(
     return view, pairs
 
 
+def _tracks_grad(t: Tensor) -> bool:
+    from ..autograd.grad_mode import GRAD_MODE
+
+    return GRAD_MODE.enabled and t.requires_grad
+
+
+def _pool_taps(
+    x: ndarray,
+    nd: int,
+    kernel: list[int],
+    stride: list[int],
+    padding: list[int],
+    dilation: list[int],
+    ceil_mode: bool,
+    fill: float,
+) -> Any:
+    """For the array fast paths of pooling: each kernel tap's strided view of `x` padded with
+    `fill` (one view per tap, each of the output's shape)."""
+    pairs, out = _pool_geometry(x.shape, nd, kernel, stride, padding, dilation, ceil_mode)
+    lead = x.ndim - nd
+    if any(lo or hi for lo, hi in pairs):
+        shape = (
+            *x.shape[:lead],
+            *(x.shape[lead + i] + lo + hi for i, (lo, hi) in enumerate(pairs)),
+        )
+        xp = np.full(shape, fill, dtype=x.dtype)
+        inner = tuple(slice(lo, lo + x.shape[lead + i]) for i, (lo, _) in enumerate(pairs))
+        xp[(Ellipsis, *inner)] = x
+    else:
+        xp = x
+    for tap in np.ndindex(*kernel):
+        yield xp[
+            (
+                Ellipsis,
+                *(
+                    slice(
+                        tap[i] * dilation[i],
+                        tap[i] * dilation[i] + (out[i] - 1) * stride[i] + 1,
+                        stride[i],
+                    )
+                    for i in range(nd)
+                ),
+            )
+        ]
+
+
 def _window_dims(view: Tensor, nd: int) -> list[int]:
     n = view._data.ndim
     return list(range(n - nd, n))
@@ -603,16 +663,24 @@ def _max_pool(nd: int) -> Any:
         ceil_mode: bool = False,
     ) -> Tensor:
         k = _pool_params(kernel_size, nd, "kernel_size", positive=True)
-        view, _ = _windows(
-            self,
-            nd,
+        params = (
             k,
             _pool_params(stride, nd, "stride", k, positive=True),
             _pool_params(padding, nd, "padding"),
             _pool_params(dilation, nd, "dilation", positive=True),
             ceil_mode,
-            -math.inf,
         )
+        if self._data.dtype.kind == "f" and not _tracks_grad(self):
+            # the maximum of the taps' strided views: one elementwise pass per tap, where a
+            # reduction over the small window axes costs numpy a loop setup per window
+            acc = None
+            for view in _pool_taps(self._data, nd, *params, -math.inf):
+                if acc is None:
+                    acc = np.array(view)
+                else:
+                    np.maximum(acc, view, out=acc)
+            return result(acc)
+        view, _ = _windows(self, nd, *params, -math.inf)
         return _amax(view, _window_dims(view, nd), False)
 
     kernel.__name__ = f"max_pool{nd}d"
@@ -639,6 +707,17 @@ def _avg_pool(nd: int) -> Any:
         st = _pool_params(stride, nd, "stride", k, positive=True)
         pad = _pool_params(padding, nd, "padding")
         ones = [1] * nd
+        simple = divisor_override is not None or (not ceil_mode and count_include_pad)
+        if simple and self._data.dtype.kind == "f" and not _tracks_grad(self):
+            acc = None
+            for view in _pool_taps(self._data, nd, k, st, pad, ones, ceil_mode, 0.0):
+                if acc is None:
+                    acc = np.array(view)
+                else:
+                    acc += view
+            divisor = divisor_override if divisor_override is not None else math.prod(k)
+            acc /= acc.dtype.type(divisor)
+            return result(acc)
         view, pairs = _windows(self, nd, k, st, pad, ones, ceil_mode, 0.0)
         total = _sum_dim(view, _window_dims(view, nd), False, None)
         if divisor_override is not None:
@@ -701,6 +780,9 @@ def _adaptive_avg_pool(nd: int) -> Any:
                 f"adaptive_avg_pool{nd}d: elements of output_size must be greater than or equal to 0 but "
                 f"received {list(output_size)}"
             )
+        if all(s == 1 for s in sizes) and not _tracks_grad(self):
+            # a mean over the spatial dimensions (the head of most classifiers)
+            return result(mean_array(x, tuple(range(x.ndim - nd, x.ndim)), True))
         out = self
         for i in range(nd):
             d = x.ndim - nd + i

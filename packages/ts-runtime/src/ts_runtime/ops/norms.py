@@ -1,7 +1,6 @@
-"""Matrix and vector norms beyond the vector norm: linalg_norm, frobenius_norm, and
-instance_norm (the per-sample normalization built on batch_norm).
+"""Matrix and vector norms beyond the vector norm: linalg_norm and frobenius_norm.
 
-All composite: they call operators that record their own history, so their
+Both composite: they call operators that record their own history, so their
 gradients need no formula here.
 """
 
@@ -10,7 +9,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor, TensorError, normalize_dim
 from .dispatch import call, implements
 
@@ -29,6 +27,15 @@ def _matrix_norm(self: Tensor, ord: Any, dims: list[int], keepdim: bool) -> Tens
         sums = call("aten::sum", a, [cols], True)
         pick = "aten::amax" if ord == math.inf else "aten::amin"
         out = call(pick, sums, [rows], True)
+    elif ord in (2, -2, "nuc"):
+        # by the singular values: the largest, the smallest, their sum
+        values = call("aten::linalg_svdvals", call("aten::movedim", self, dims, [-2, -1]))
+        pick = {2: "aten::amax", -2: "aten::amin", "nuc": "aten::sum"}[ord]
+        out = call(pick, values, [-1], False)
+        if keepdim:
+            for d in sorted(dims):
+                out = call("aten::unsqueeze", out, d)
+        return out
     else:
         raise TensorError(f"linalg.matrix_norm: Order {ord} not supported.")
     if not keepdim:
@@ -70,51 +77,3 @@ def linalg_norm(
 @implements("aten::frobenius_norm.dim", autograd=False)
 def frobenius_norm(self: Tensor, dim: list[int], keepdim: bool = False) -> Tensor:
     return call("aten::linalg_vector_norm", self, 2, dim, keepdim)
-
-
-@implements("aten::instance_norm", autograd=False)
-def instance_norm(
-    input: Tensor,
-    weight: Tensor | None,
-    bias: Tensor | None,
-    running_mean: Tensor | None,
-    running_var: Tensor | None,
-    use_input_stats: bool,
-    momentum: float,
-    eps: float,
-    cudnn_enabled: bool,
-) -> Tensor:
-    """Each (sample, channel) normalized on its own: batch_norm over a batch of one whose
-    channels are the input's samples times its channels."""
-    shape = list(input.shape)
-    if len(shape) < 2:
-        raise TensorError(f"instance_norm expects an input of at least 2 dims, got {len(shape)}")
-    n, c = shape[0], shape[1]
-
-    def per_sample(t: Tensor | None) -> Tensor | None:
-        return None if t is None else call("aten::repeat", t, [n])
-
-    rm, rv = per_sample(running_mean), per_sample(running_var)
-    x = call("aten::reshape", input, [1, n * c, *shape[2:]])
-    out = call(
-        "aten::batch_norm",
-        x,
-        per_sample(weight),
-        per_sample(bias),
-        rm,
-        rv,
-        use_input_stats,
-        momentum,
-        eps,
-        cudnn_enabled,
-    )
-    if use_input_stats:
-        with no_grad():
-            for running, updated in ((running_mean, rm), (running_var, rv)):
-                if running is not None and updated is not None:
-                    call(
-                        "aten::copy_",
-                        running,
-                        call("aten::mean", call("aten::view", updated, [n, c]), [0]),
-                    )
-    return call("aten::reshape", out, shape)

@@ -159,12 +159,13 @@ def functional_of(op: Operator, overloads: list[Operator]) -> Operator | None:
         args = other.schema.arguments
         if _signature(args) == wanted:
             return other
-        options = [a for a in args if a.name in _TENSOR_OPTIONS]
+        kept = {a.name for a in op.schema.arguments}
+        options = [a for a in args if a.name in _TENSOR_OPTIONS and a.name not in kept]
         if (
             len(outs) == 1
             and options
             and all(a.kwarg_only and a.has_default_value for a in options)
-            and _signature(a for a in args if a.name not in _TENSOR_OPTIONS) == wanted
+            and _signature(a for a in args if a not in options) == wanted
         ):
             return other
     return None

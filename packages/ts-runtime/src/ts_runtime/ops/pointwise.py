@@ -547,7 +547,9 @@ def relu(self: Tensor) -> Tensor:
     a = self._data
     if a.dtype.kind == "b":
         raise TensorError("\"relu\" not implemented for 'Bool'")
-    return result(np.maximum(a, a.dtype.type(0)))
+    # zero first: numpy keeps the second of equal operands, so relu(-0.0) is -0.0, as in
+    # PyTorch (x < 0 ? 0 : x)
+    return result(np.maximum(a.dtype.type(0), a))
 
 
 implements("aten::relu_")(_unary_inplace(relu, "aten::relu_"))
@@ -673,6 +675,11 @@ def lerp(self: Tensor, end: Tensor, weight: Any) -> Tensor:
     dt = promote(self, end)
     a, b = operand(self, dt), operand(end, dt)
     return result((a + operand(weight, dt) * (b - a)).astype(dt))
+
+
+implements("aten::lerp_.Scalar", "aten::lerp_.Tensor")(
+    lambda self, end, weight: _inplace(self, lerp(self, end, weight), "aten::lerp_")
+)
 
 
 # ---------------------------------------------------------------------------

@@ -468,3 +468,78 @@ def _d_normal(grad, mean, std=1.0, generator=None, *, result):
     if isinstance(std, Tensor):
         g_std = sum_to_shape(grad * (result - mean) / std, std._data.shape)
     return g_mean, g_std
+
+
+# ---------------------------------------------------------------------------
+# random_: integers drawn uniformly
+
+
+def _random_bounds(dt: np.dtype, low: int | None, high: int | None) -> tuple[int, int]:
+    """[low, high) of random_: by default [0, 2^mantissa] for floats, the type's range for
+    integers (bool: 0 or 1)."""
+    if high is not None:
+        low = 0 if low is None else low
+        if low >= high:
+            raise TensorError(
+                f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+            )
+        return low, high
+    if low is not None:
+        return low, int(np.iinfo(np.int64).max) if dt.kind != "f" else 2 ** (
+            np.finfo(dt).nmant + 1
+        ) + 1
+    if dt.kind == "b":
+        return 0, 2
+    if dt.kind == "f":
+        return 0, 2 ** (np.finfo(dt).nmant + 1) + 1
+    return 0, int(np.iinfo(dt).max)
+
+
+def _random(self: Tensor, low: int | None, high: int | None) -> np.ndarray:
+    dt = self._data.dtype
+    lo, hi = _random_bounds(dt, low, high)
+    return _STATE.generator.integers(lo, hi, size=self._data.shape).astype(dt)
+
+
+@implements("aten::random_")
+def random_(self: Tensor, generator: Any = None) -> Tensor:
+    _no_generator(generator)
+    self._data[...] = _random(self, None, None)
+    bump_version(self)
+    return self
+
+
+@implements("aten::random_.to")
+def random_to(self: Tensor, to: int, generator: Any = None) -> Tensor:
+    _no_generator(generator)
+    self._data[...] = _random(self, None, to)
+    bump_version(self)
+    return self
+
+
+@implements("aten::random_.from")
+def random_from(self: Tensor, from_: int, to: int | None, generator: Any = None) -> Tensor:
+    _no_generator(generator)
+    self._data[...] = _random(self, from_, to)
+    bump_version(self)
+    return self
+
+
+@implements("aten::random")
+def random(self: Tensor, generator: Any = None) -> Tensor:
+    _no_generator(generator)
+    return result(_random(self, None, None))
+
+
+@implements("aten::random.to")
+def random_to_functional(self: Tensor, to: int, generator: Any = None) -> Tensor:
+    _no_generator(generator)
+    return result(_random(self, None, to))
+
+
+@implements("aten::random.from")
+def random_from_functional(
+    self: Tensor, from_: int, to: int | None, generator: Any = None
+) -> Tensor:
+    _no_generator(generator)
+    return result(_random(self, from_, to))

@@ -8,7 +8,8 @@ Python's semantics apply where TorchScript's differ and neither raises: ints
 are unbounded, `//` and `%` round toward negative infinity, `1.0 // 0.1` is
 9.0. Division by zero is TorchScript's: `1 / 0` and `1.0 // 0.0` are inf,
 `0.0 / 0` and `x % 0.0` are nan (Python raises), while an int `//` or `%` by
-zero raises ZeroDivisionError in both. Where Python raises and TorchScript
+zero raises ZeroDivisionError in both. `min` and `max` of two floats are
+TorchScript's `a < b ? a : b` (Python keeps the first of a NaN pair). Where Python raises and TorchScript
 silently returns inf or nan otherwise (`0.0 ** -1`, `int(inf)`), Python's
 exception is raised. Results
 keep the schema's types: `aten::pow.int` is a float (TorchScript's `2 ** 3`
@@ -198,21 +199,23 @@ register("__isnot__", ("",), lambda a, b: a is not b, "{0} is not {1}")
 # ---------------------------------------------------------------------------
 # min, max and abs of numbers (prim:: in TorchScript's catalogue)
 
-register("min", ("int", "float"), min, "min({0}, {1})", namespace="prim")
-register("max", ("int", "float"), max, "max({0}, {1})", namespace="prim")
-# Mixed overloads return a float whichever argument wins.
+register("min", ("int",), min, "min({0}, {1})", namespace="prim")
+register("max", ("int",), max, "max({0}, {1})", namespace="prim")
+# Floats compare as TorchScript does (`a < b ? a : b`), which differs from Python's min and
+# max where a NaN or signed zeros meet: min(0.5, nan) is nan, min(-0.0, 0.0) is 0.0. The
+# mixed overloads return a float whichever argument wins.
 register(
     "min",
-    ("int_float", "float_int"),
-    lambda a, b: float(min(a, b)),
-    "float(min({0}, {1}))",
+    ("float", "int_float", "float_int"),
+    lambda a, b: float(a if a < b else b),
+    "float({0} if {0} < {1} else {1})",
     namespace="prim",
 )
 register(
     "max",
-    ("int_float", "float_int"),
-    lambda a, b: float(max(a, b)),
-    "float(max({0}, {1}))",
+    ("float", "int_float", "float_int"),
+    lambda a, b: float(a if a > b else b),
+    "float({0} if {0} > {1} else {1})",
     namespace="prim",
 )
 # Scalar: Python's min/max, which return the winning argument unconverted.

@@ -168,18 +168,20 @@ def load_torch_archive(
 
 
 def _version(archive: TorchArchive) -> int:
-    if not archive.has("version"):
+    # `version`, or `.data/version` where PyTorch 2.x records a newer operator version there
+    record = next((n for n in ("version", ".data/version") if archive.has(n)), None)
+    if record is None:
         raise ArchiveError("the archive has no version record", archive.prefix + "version")
-    text = archive.text("version", limit=64).strip()
+    text = archive.text(record, limit=64).strip()
     if not text.isdigit():
         raise ArchiveError(
-            f"the version record {text[:20]!r} is not a number", archive.prefix + "version"
+            f"the version record {text[:20]!r} is not a number", archive.prefix + record
         )
     version = int(text)
     if version > MAX_VERSION:
         raise UnsupportedArchiveError(
             f"archive version {version} is newer than this loader knows ({MAX_VERSION})",
-            archive.prefix + "version",
+            archive.prefix + record,
         )
     return version
 
@@ -259,6 +261,7 @@ class _ObjectLoader:
         self.classes = classes
         self.importer: SourceImporter | None = None
         self.budget = 0  # values visited; a pickle's values can share structure (memo)
+        self._parameters: dict[int, tuple[Any, Any]] = {}
         self.max_budget = 10_000
 
     def allow(self, pickle_bytes: int) -> None:
@@ -294,11 +297,20 @@ class _ObjectLoader:
             value = self.resolve(state[name], slot, 0)
             check_type(value, typ, slot, _is_tensor)
             if name in spec.parameters and isinstance(value, ts_runtime.Tensor):
-                value = ts_runtime.nn.Parameter(value, value.requires_grad)
+                value = self.parameter(value)
             attributes[name] = value
         return ts_runtime.ScriptModule(
             class_type, attributes, parameters=spec.parameters, buffers=spec.buffers
         )
+
+    def parameter(self, tensor: Any) -> Any:
+        """The `Parameter` for a tensor in a parameter slot: one per tensor, so a parameter
+        two modules share stays one object."""
+        done = self._parameters.get(id(tensor))
+        if done is None:
+            made = ts_runtime.nn.Parameter(tensor, tensor.requires_grad)
+            done = self._parameters[id(tensor)] = (tensor, made)  # keeps the id's tensor alive
+        return done[1]
 
     def resolve(self, value: Any, where: str, depth: int) -> Any:
         """`value` with built objects in place of their shells; depth and size bounded."""

@@ -1,0 +1,42 @@
+"""What the harvested PyTorch test suites share: recorded results, canonical graph text.
+
+The cases of each suite (`cases_*.py`) hold the inputs and expectations of
+PyTorch's own tests; `record.py` runs each under PyTorch 2.13 and writes what
+it gave to `recorded/<suite>.json`, so that the tests here compare tsjit with
+PyTorch without PyTorch installed. A case tsjit does not pass yet is listed in
+its suite's `KNOWN_GAPS` with the reason (an expected failure, strict).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import ts_ir
+
+HERE = Path(__file__).resolve().parent
+RECORDED = HERE / "recorded"
+
+
+@cache
+def recorded(suite: str) -> dict[str, Any]:
+    """PyTorch 2.13's results of a suite's cases, by case name."""
+    with open(RECORDED / f"{suite}.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def canonical(text: str) -> str:
+    """Graph text with values numbered in definition order and no names: two graphs that
+    differ only in naming print the same."""
+    import ts_passes
+
+    g = ts_ir.parse_ir(text)
+    ts_passes.canonicalize(g, strip_input_names=True)
+    return g.to_string(source_locations=False)
+
+
+def first_line(exc: BaseException) -> str:
+    lines = [line for line in str(exc).splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__

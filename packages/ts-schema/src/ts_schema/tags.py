@@ -1,0 +1,98 @@
+"""Operator tags: what passes need to know about an operator beyond its schema.
+
+A tag belongs to an operator name (all its overloads, and nodes of that kind
+that match no schema, such as `prim::Print`). It is declared once: for the
+builtin operators in `BUILTIN_TAGS` below, for any other operator where it is
+registered (`@operator(schema, tags={Tag.side_effect})`, or
+`registry.tag(name, ...)`). Passes ask `registry.tags_of(node)` instead of
+keeping lists of names, as xDSL asks an operation for its traits and torch.fx
+for `has_side_effect`:
+
+    dead code elimination, CSE, reordering   Tag.side_effect
+    CSE, constant propagation                Tag.nondeterministic
+    constant propagation                     Tag.no_fold
+    alias analysis                           Tag.creates_fresh
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Tag(enum.Enum):
+    side_effect = "side_effect"
+    """Running it does something besides computing its outputs (prints, raises, sets an
+    attribute, calls a function): never removed, merged or reordered."""
+    nondeterministic = "nondeterministic"
+    """Two runs on the same inputs may give different results (random numbers): never merged
+    or evaluated at compile time."""
+    no_fold = "no_fold"
+    """Never evaluated at compile time, even on constant inputs (control flow, calls, waits,
+    nodes whose result is not a value known before running)."""
+    creates_fresh = "creates_fresh"
+    """Its outputs are new values that alias nothing existing before it (constants, new
+    objects), whatever its schema says."""
+
+
+NO_TAGS: frozenset[Tag] = frozenset()
+
+_S, _N, _F, _C = Tag.side_effect, Tag.nondeterministic, Tag.no_fold, Tag.creates_fresh
+
+
+def _names(prefix: str, names: str) -> tuple[str, ...]:
+    return tuple(f"{prefix}::{n}" for n in names.split())
+
+
+#: The builtin operators' tags, by name (TorchScript's Node::hasSideEffects,
+#: isNondeterministic, the constant propagation skip list and the kinds alias
+#: analysis creates fresh values for).
+BUILTIN_TAGS: dict[str, frozenset[Tag]] = {}
+
+
+def _declare(names: tuple[str, ...], *tags: Tag) -> None:
+    for name in names:
+        BUILTIN_TAGS[name] = BUILTIN_TAGS.get(name, NO_TAGS) | frozenset(tags)
+
+
+_declare(
+    _names(
+        "prim",
+        "PythonOp IgnoredPythonOp Print RaiseException SetAttr AddStatValue TimePoint "
+        "CallFunction CallMethod BailoutTemplate BailOut rpc_async rpc_sync rpc_remote "
+        "Enter Exit",
+    )
+    + _names("aten", "warn save manual_seed wait set_grad_enabled")
+    + _names("cuda", "set_stream _set_device _current_device synchronize"),
+    _S,
+)
+_declare(
+    _names(
+        "aten",
+        "dropout feature_dropout alpha_dropout feature_alpha_dropout _fused_dropout "
+        "native_dropout _standard_gamma bernoulli multinomial normal poisson binomial rrelu "
+        "rrelu_with_noise rand rand_like randint randint_like randn randn_like randperm uniform "
+        "exponential geometric log_normal cauchy bernoulli_ uniform_ normal_ random_ "
+        "exponential_ geometric_ log_normal_ cauchy_ seed initial_seed",
+    ),
+    _N,
+)
+_declare(
+    _names(
+        "prim",
+        "If Loop Closure Constant AutogradZero Uninitialized Guard profile profile_ivalue "
+        "unchecked_unwrap_optional awaitable fork RaiseException Print CallFunction CallMethod "
+        "GetAttr SetAttr CreateObject isinstance Enter Exit FusionGroup DifferentiableGraph "
+        "BailOut TypeCheck RequiresGradCheck",
+    )
+    + _names("aten", "dequantize wait warn"),
+    _F,
+)
+_declare(
+    _names(
+        "prim",
+        "Constant AutogradZero AutogradAdd FusedConcat MMTreeReduce MMBatchSide BroadcastSizes "
+        "ChunkSizes Closure CreateObject tolist Uninitialized EmptyListLiteral TensorExprGroup "
+        "StaticSubgraph",
+    ),
+    _C,
+)
