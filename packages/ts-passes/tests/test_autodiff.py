@@ -309,6 +309,29 @@ with prim::FusionGroup_0 = graph(%0 : {N}, %1 : {N}):
     )
 
 
+def test_the_size_of_a_fused_reduction_is_not_its_operands_broadcast():
+    # `x - x.mean(-1, keepdim=True)`: the mean's size is not x's; the backward graph's sum of
+    # the gradient of the mean needs its real size, so the group keeps the output
+    g = parse(f"""
+graph(%x : {N}):
+  %y : {N}, %m : {N} = prim::FusionGroup_0(%x)
+  %s : int[] = aten::size(%m)
+  return (%y, %s)
+with prim::FusionGroup_0 = graph(%0 : {N}):
+  %dims : int[] = prim::Constant[value=[-1]]()
+  %keep : bool = prim::Constant[value=1]()
+  %none : NoneType = prim::Constant()
+  %one : int = prim::Constant[value=1]()
+  %m : {N} = aten::mean(%0, %dims, %keep, %none)
+  %y : {N} = aten::sub(%0, %m, %one)
+  return (%y, %m)
+""")
+    assert ts_passes.run_pass(g, "remove_outputs_used_only_in_size") is False
+    (group,) = [n for n in g.nodes() if n.kind == "prim::FusionGroup"]
+    assert len(group.outputs) == 2
+    assert "prim::BroadcastSizes" not in str(g)
+
+
 def test_passes_are_registered_by_name():
     names = ts_passes.pass_names()
     for name in (
