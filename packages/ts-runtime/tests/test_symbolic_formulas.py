@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 import ts_ir
 import ts_runtime
+from ts_passes import PassFailedError
 
 T = "Tensor"
 
@@ -107,3 +108,52 @@ def test_formula_runs_symbolically_and_gives_the_right_gradient(name):
         np.testing.assert_allclose(
             leaves[k].grad.numpy(), expected, rtol=1e-6, atol=1e-8, err_msg=f"input {k}"
         )
+
+
+# What a formula may fail with: a typed refusal (it reads data a graph does not have) leaves
+# the operator to eager autograd; anything else is a bug and reaches the caller.
+TANH_AFTER_MUL = "graph(%a : Tensor, %b : Tensor):\n  %y : Tensor = aten::mul(%a, %b)\n  %z : Tensor = aten::tanh(%y)\n  return (%z)\n"
+
+
+def _with_tanh_formula(monkeypatch, formula):
+    from ts_runtime.ops.dispatch import DERIVATIVES
+
+    original = DERIVATIVES.lookup_operator
+
+    def lookup(op):
+        return formula if op.key == "aten::tanh" else original(op)
+
+    monkeypatch.setattr(DERIVATIVES, "lookup_operator", lookup)
+
+
+def _leaves():
+    rng = np.random.default_rng(3)
+    return [ts_runtime.from_numpy(rng.standard_normal((2, 3))).requires_grad_(True) for _ in "ab"]
+
+
+def test_a_formula_reading_data_leaves_its_operator_to_eager_autograd(monkeypatch):
+    def reads_data(grad, self, *, result):
+        return (grad * ts_runtime.from_numpy(1.0 - np.asarray(result._data) ** 2),)
+
+    reads_data.saves = ("result",)
+    _with_tanh_formula(monkeypatch, reads_data)
+    fn = ts_runtime.Function("f", ts_ir.parse_ir(TANH_AFTER_MUL))
+    a, b = _leaves()
+    graph = fn.graph_for(a, b)
+    for group in [n for n in graph.all_nodes() if n.kind == "prim::DifferentiableGraph"]:
+        assert "aten::tanh" not in str(group.g("Subgraph"))
+    fn(a, b).sum().backward()
+    y = np.tanh(a.detach().numpy() * b.detach().numpy())
+    np.testing.assert_allclose(a.grad.numpy(), (1 - y**2) * b.detach().numpy(), rtol=1e-12)
+
+
+def test_a_bug_in_a_formula_is_not_taken_for_a_refusal(monkeypatch):
+    def buggy(grad, self, *, result):
+        return (grad * result.no_such_method(),)
+
+    buggy.saves = ("result",)
+    _with_tanh_formula(monkeypatch, buggy)
+    fn = ts_runtime.Function("f", ts_ir.parse_ir(TANH_AFTER_MUL))
+    a, b = _leaves()
+    with pytest.raises(PassFailedError, match=r"AttributeError: .*no_such_method"):
+        fn.graph_for(a, b)
