@@ -31,7 +31,7 @@ log = PassLogger(__name__)
 _INT_LIST = ListType(IntType.get())
 
 
-def _is_pointwise(node: Node) -> bool:
+def is_pointwise(node: Node) -> bool:
     """Whether the node's result has the broadcast size of its tensor operands: not so for
     ops taking dimensions or sizes (reductions, softmax, views) or without a known schema."""
     schema = node.maybe_schema()
@@ -83,7 +83,7 @@ class _Sizes:
                     o.set_type(_INT_LIST)
                 last = v.offset == len(node.outputs) - 1
                 out = cs.outputs[1 if last else 0]
-            elif not _is_pointwise(node):
+            elif not is_pointwise(node):
                 return None
             else:
                 if Tag.shape_of_first in registry.tags_of(node):
