@@ -142,3 +142,12 @@ def test_numpy_openblas_runs_on_one_thread():
         pytest.skip("this OpenBLAS cannot report its thread count")
     getter.restype = ctypes.c_int
     assert getter() == 1
+
+
+def test_thread_count_is_one_setting_for_the_namespace_and_the_fuser(threads):
+    ts.set_num_threads(3)
+    assert ts.get_num_threads() == parallel.get_num_threads() == 3
+    fuser = pytest.importorskip("ts_fuser_cpu")
+    assert fuser.get_num_threads() == 3
+    fuser.set_num_threads(2)
+    assert ts.get_num_threads() == 2
