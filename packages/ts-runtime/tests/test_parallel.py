@@ -151,3 +151,20 @@ def test_thread_count_is_one_setting_for_the_namespace_and_the_fuser(threads):
     assert fuser.get_num_threads() == 3
     fuser.set_num_threads(2)
     assert ts.get_num_threads() == 2
+
+
+def test_a_worker_runs_a_share_while_the_caller_runs_its_own():
+    import threading
+
+    started = threading.Event()
+    ran_on = {}
+
+    def share(start: int, end: int) -> int:
+        ran_on[start] = threading.get_ident()
+        if start == 0:  # the caller's share waits for the other one to start elsewhere
+            return 0 if started.wait(timeout=30) else 1
+        started.set()
+        return 0
+
+    assert parallel.POOL.run(share, (), [(0, 1), (1, 2)]) == 0
+    assert ran_on[0] == threading.get_ident() != ran_on[1]

@@ -84,20 +84,34 @@ class ThreadPool:
     def run(
         self, fn: Callable[..., int], args: Sequence[Any], bounds: Sequence[tuple[int, int]]
     ) -> int:
-        """Call `fn(*args, start, end)` for every share; the bitwise or of their results."""
+        """Call `fn(*args, start, end)` for every share; the bitwise or of their results.
+
+        Each share handed to a worker carries a claim: the worker runs it only if it claims
+        it first. After its own share the calling thread claims and runs every share no
+        worker has started, so a worker that the system has not yet scheduled (more runnable
+        threads than cores) costs no more than running that share here."""
         others = bounds[1:]
         self._ensure(len(others))
         results: queue.SimpleQueue = queue.SimpleQueue()
-        for q, (start, end) in zip(self._queues, others, strict=False):
-            q.put((fn, args, start, end, results))
-        start, end = bounds[0]
+        claims = [threading.Lock() for _ in others]
+        for q, claim, (start, end) in zip(self._queues, claims, others, strict=False):
+            q.put((claim, fn, args, start, end, results))
         error: BaseException | None = None
         status = 0
         try:
-            status = fn(*args, start, end)
-        except BaseException as exc:  # the others still finish before it is raised
+            status = fn(*args, *bounds[0])
+        except BaseException as exc:  # the workers' shares still finish before it is raised
             error = exc
-        for _ in others:
+        started = 0
+        for claim, (start, end) in zip(claims, others, strict=False):
+            if not claim.acquire(blocking=False):
+                started += 1
+            elif error is None:
+                try:
+                    status |= fn(*args, start, end)
+                except BaseException as exc:
+                    error = exc
+        for _ in range(started):
             r = results.get()
             if isinstance(r, BaseException):
                 error = error or r
@@ -110,7 +124,9 @@ class ThreadPool:
 
 def _worker(q: queue.SimpleQueue) -> None:
     while True:
-        fn, args, start, end, results = q.get()
+        claim, fn, args, start, end, results = q.get()
+        if not claim.acquire(blocking=False):
+            continue  # the calling thread ran it
         try:
             results.put(fn(*args, start, end))
         except BaseException as exc:  # handed to the caller, which re-raises it
