@@ -16,7 +16,8 @@ mutation (so nothing in between reads or aliases `x`). `zero_` and `fill_`
 map to `zeros_like` and `full_like`.
 
 Lists: `l = [a]; l.append(b)` (or `insert` at a constant index) becomes
-`l = [a, b]` under the same conditions.
+`l = [a, b]` under the same conditions; `l[i] = b` at a constant index inside
+the list replaces the element there.
 """
 
 from __future__ import annotations
@@ -77,6 +78,9 @@ class _MutationRemover:
             construct = lst.node
             if node.kind == "aten::append":
                 construct.add_input(node.inputs[1])
+            elif node.kind == "aten::_set_item":
+                pos = maybe_constant(node.inputs[1])
+                construct.replace_input(pos % len(construct.inputs), node.inputs[2])
             else:
                 pos = maybe_constant(node.inputs[1])
                 size = len(construct.inputs)
@@ -96,6 +100,11 @@ class _MutationRemover:
             return False
         if node.kind == "aten::append" and len(node.inputs) == 2:
             return True
+        if node.kind == "aten::_set_item" and len(node.inputs) == 3:
+            # `l[i] = v` at a constant index inside the list (outside, it raises)
+            pos = maybe_constant(node.inputs[1])
+            size = len(node.inputs[0].node.inputs)
+            return type(pos) is int and -size <= pos < size
         return (
             node.kind == "aten::insert"
             and len(node.inputs) == 3
