@@ -176,7 +176,7 @@ class TsjitWorld(World):
         return [v.node.kind == "prim::Constant" for v in node.inputs]
 
     def find_node(self, graph: Any, kind: str) -> Any:
-        for node in graph.nodes:
+        for node in graph.nodes():
             if node.kind == kind:
                 return node
         raise LookupError(f"no {kind} in the graph")

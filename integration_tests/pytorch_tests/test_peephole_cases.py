@@ -30,30 +30,6 @@ KNOWN_GAPS: dict[str, str] = {
     "PyTorch emits aten::eq (frontend; reported)",
     "normalized_isnot_op": "the frontend emits aten::__isnot__ for `x is not True` on bools "
     "where PyTorch emits aten::ne (frontend; reported)",
-    **{
-        f"peephole_list_len/{name}": "no peephole_list_idioms pass with refine_list_len "
-        "(list lengths refined from the conditions that guard them)"
-        for name in (
-            "or_raise",
-            "and_else_raise",
-            "nested",
-            "persists_into_block",
-            "then_true_ne",
-            "then_false",
-            "then_true_eq",
-            "swapped_branches",
-            "swapped_branches_not",
-            "list_appended",
-            "assert_or",
-        )
-    },
-    "integer_refinement/assert_or": "no peephole_list_idioms pass",
-    **{
-        f"integer_refinement/{name}": "no refine_integer_values pass (ints refined from the "
-        "equalities that guard them)"
-        for name in ("or_raise", "and_else_raise", "nested", "persists_into_block")
-    },
-    "refine_integer_values": "no refine_integer_values pass",
 }
 
 
