@@ -11,10 +11,6 @@ from scripted import assert_like_pytorch
 
 #: cases tsjit does not pass, with the reason
 KNOWN_GAPS: dict[str, str] = {
-    "if_output": "a value made by a prim::If is not taken as fresh, even where each branch "
-    "makes a fresh tensor, so y.add_(4) after the If stays",
-    "special_mapped_op/normal": "normal_ is not mapped to the functional aten::normal "
-    "(mean, std, size, generator, dtype, layout, device, pin_memory) PyTorch uses",
 }
 
 
