@@ -10,8 +10,7 @@ from harvest import recorded
 from scripted import assert_like_pytorch
 
 #: cases tsjit does not pass, with the reason
-KNOWN_GAPS: dict[str, str] = {
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def _params():
