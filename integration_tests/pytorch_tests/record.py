@@ -140,12 +140,26 @@ def record_remove_mutation() -> dict:
     return record_scripted(CASES)
 
 
+def record_alias_analysis() -> dict:
+    from aliasing import play_pytorch
+    from cases_alias_analysis import CASES
+
+    out = {}
+    for case in CASES:
+        try:
+            out[case.name] = {"answers": play_pytorch(case, torch)}
+        except Exception as exc:
+            out[case.name] = {"error": f"{type(exc).__name__}: {first_line(exc)}"}
+    return out
+
+
 SUITES = {
     "irparser": record_irparser,
     "schema_parser": record_schema_parser,
     "filecheck": record_filecheck,
     "peephole": record_peephole,
     "remove_mutation": record_remove_mutation,
+    "alias_analysis": record_alias_analysis,
 }
 
 
