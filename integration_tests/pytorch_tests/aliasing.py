@@ -120,4 +120,3 @@ def play_pytorch(case: AliasCase, torch: Any) -> list[bool | None]:
             move = getattr(db, f"{query}_topologically_valid")
             answers.append(move(node(args[0]), node(args[1])))
     return answers
-
