@@ -93,6 +93,12 @@ class TorchWorld:
     def graph(self, fn):
         return fn.graph
 
+    def parse_ir(self, text):
+        # PyTorch's parser takes a node without outputs without the ` = `
+        import re
+
+        return torch._C.parse_ir(re.sub(r"(?m)^[ \t]*= ", "  ", text))
+
     def run_pass(self, graph, name, options):
         self.PASSES[name](graph, **options)
         graph.lint()
@@ -140,6 +146,12 @@ def record_remove_mutation() -> dict:
     return record_scripted(CASES)
 
 
+def record_constant_pooling() -> dict:
+    from cases_constant_pooling import CASES
+
+    return record_scripted(CASES)
+
+
 def record_alias_analysis() -> dict:
     from aliasing import play_pytorch
     from cases_alias_analysis import CASES
@@ -160,6 +172,7 @@ SUITES = {
     "peephole": record_peephole,
     "remove_mutation": record_remove_mutation,
     "alias_analysis": record_alias_analysis,
+    "constant_pooling": record_constant_pooling,
 }
 
 

@@ -18,6 +18,7 @@ SUITES = {
     "FileCheck": "test_filecheck_cases.py",
     "peephole": "test_peephole_cases.py",
     "remove mutation": "test_remove_mutation_cases.py",
+    "constant pooling": "test_constant_pooling_cases.py",
     "alias analysis": "test_alias_analysis_cases.py",
 }
 

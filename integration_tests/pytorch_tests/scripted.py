@@ -39,6 +39,8 @@ class Case:
     origin: str = ""
     #: trace the Python function on these arguments (an expression) instead of scripting it
     trace: str | None = None
+    #: take the graph from this IR text instead (`source` and `entry` unused; no calls)
+    ir: str | None = None
 
 
 def plain(value: Any, *, shape_only: bool = False) -> Any:
@@ -70,6 +72,9 @@ class World:
     def graph(self, fn: Any) -> Any:
         return fn.graph
 
+    def parse_ir(self, text: str) -> Any:
+        raise NotImplementedError
+
     def run_pass(self, graph: Any, name: str, options: dict[str, Any]) -> None:
         raise NotImplementedError
 
@@ -95,13 +100,17 @@ def play(case: Case, world: World) -> list[Any]:
 
     An error in compiling or in a pass propagates: the case fails there.
     """
-    if case.trace is not None:
+    if case.ir is not None:
+        fn = None
+        graph = world.parse_ir(case.ir)
+    elif case.trace is not None:
         namespace: dict[str, Any] = {"torch": world.torch, "__name__": "harvested"}
         exec(case.source, namespace)
         fn = world.torch.jit.trace(namespace[case.entry], eval(case.trace, namespace))
     else:
         fn = world.compile(case.source, case.entry)
-    graph = world.graph(fn)
+    if fn is not None:
+        graph = world.graph(fn)
     results: list[Any] = []
     for step in case.steps:
         what = step[0]
@@ -146,6 +155,11 @@ class TsjitWorld(World):
 
     def compile(self, source: str, entry: str) -> Any:
         return getattr(self.torch.jit.CompilationUnit(source), entry)
+
+    def parse_ir(self, text: str) -> Any:
+        import ts_ir
+
+        return ts_ir.parse_ir(text)
 
     def run_pass(self, graph: Any, name: str, options: dict[str, Any]) -> None:
         import ts_passes
