@@ -152,6 +152,12 @@ def record_constant_pooling() -> dict:
     return record_scripted(CASES)
 
 
+def record_inliner() -> dict:
+    from cases_inliner import CASES
+
+    return record_scripted(CASES)
+
+
 def record_alias_analysis() -> dict:
     from aliasing import play_pytorch
     from cases_alias_analysis import CASES
@@ -173,6 +179,7 @@ SUITES = {
     "remove_mutation": record_remove_mutation,
     "alias_analysis": record_alias_analysis,
     "constant_pooling": record_constant_pooling,
+    "inliner": record_inliner,
 }
 
 

@@ -19,6 +19,7 @@ SUITES = {
     "peephole": "test_peephole_cases.py",
     "remove mutation": "test_remove_mutation_cases.py",
     "constant pooling": "test_constant_pooling_cases.py",
+    "inliner": "test_inliner_cases.py",
     "alias analysis": "test_alias_analysis_cases.py",
 }
 
