@@ -1,7 +1,7 @@
 """Loading is safe: mutated archives raise only `ArchiveError`, and nothing reaches exec or pickle.
 
 The mutation campaign runs `TSJIT_FUZZ_CASES` mutants (500 by default; `nox -s
-fuzz` runs 10,000) of a few archives: bytes flipped, files truncated or
+archive_fuzz` runs 10,000) of a few archives: bytes flipped, files truncated or
 spliced, integers in the header inflated to huge values, and header fields
 rewritten with their checksum fixed up so the loader's own checks, not the
 checksum, must catch them.
@@ -16,6 +16,7 @@ import os
 import pickle
 import random
 import zlib
+from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -28,6 +29,7 @@ from ts_serialize import ArchiveError
 from ts_serialize.container import PREAMBLE
 
 CASES = int(os.environ.get("TSJIT_FUZZ_CASES", "500"))
+TORCH_ARCHIVES = Path(__file__).parent / "torch_archives" / "torch-2.14.1"
 
 
 def seed_archives() -> list[bytes]:
@@ -123,7 +125,9 @@ def test_mutated_archives_raise_only_archive_errors() -> None:
 
 
 def test_nothing_from_an_archive_reaches_exec_eval_compile_or_pickle() -> None:
-    seeds = seed_archives()
+    # tsjit archives of every kind, and every `.pt` file PyTorch wrote (code and pickles)
+    seeds = seed_archives() + [p.read_bytes() for p in sorted(TORCH_ARCHIVES.glob("*.pt"))]
+    assert len(seeds) > 10
     for data in seeds:
         ts_serialize.load(io.BytesIO(data))  # warm up: every lazy import has happened
 
@@ -153,4 +157,5 @@ def test_nothing_from_an_archive_reaches_exec_eval_compile_or_pickle() -> None:
         for obj, name, original in saved:
             setattr(obj, name, original)
     assert calls == []
+    assert all(r is not None for r in results)
     assert results[0](torch.randn(2, 4)).shape == (2, 4)

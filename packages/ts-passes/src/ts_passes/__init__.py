@@ -113,6 +113,7 @@ from .shape_rules import shape_rules
 from .specialize_autograd_zero import specialize_autograd_zero
 from .subgraph_utils import create_singleton_subgraph, merge_node_into_subgraph, unmerge_subgraph
 from .transpose_products import transpose_products
+from .value_refinement import peephole_list_idioms, refine_integer_values, refine_list_lengths
 
 __all__ = [
     "AUTODIFF_PASSES",
@@ -193,12 +194,15 @@ __all__ = [
     "parse_log_levels",
     "parse_opt_limits",
     "pass_names",
+    "peephole_list_idioms",
     "peephole_optimize",
     "prepare_for_profiling",
     "profiled_type",
     "profiling_pipeline",
     "progress",
     "propagate_shapes",
+    "refine_integer_values",
+    "refine_list_lengths",
     "refine_types_from_checks",
     "register_fusion_backend",
     "register_pass",
