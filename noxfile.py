@@ -6,7 +6,7 @@
     nox -s oracle               differential tests against PyTorch 2.13, installing it
     nox -s zoo_full             the model zoo at its published sizes against PyTorch (tests marked slow)
     nox -s fuzz -- --count N    a differential fuzzing campaign of N programs against PyTorch
-    nox -s demo                 the main job: `tsjit demo` on the LSTM cell and the IoU function
+    nox -s demo                 the main job: `tsjit demo` on the LSTM cell, the IoU function and ResNet-18
     nox -s lint typecheck       ruff, the declared-dependency and import-layering checks; mypy
     nox -s bench                benchmarks, rewriting docs/benchmarks.md
     nox -s archive_fuzz         10,000 mutated archives of each kind (tsjit and TorchScript .pt)

@@ -53,7 +53,7 @@ def torch_pass(name: str, graph):
 
 
 # (case id, pass) → why ours differs from PyTorch's and is right; the id is the file stem,
-# with `:line` of the case for a multi-case file.
+# with `:RULE/CASE` of the case for a multi-case file.
 _TUPLE_READS = (
     "our peephole also reads the elements of a constructed tuple (prim::TupleUnpack and "
     "prim::TupleIndex of a prim::TupleConstruct, rules tuple_unpack_of_construct and "
@@ -66,33 +66,33 @@ _SIZE_IF_NOT_EQUAL = (
     "complete tensor to a constant but leaves the comparison, which computes the same value."
 )
 EXPECTED_DIFFERENCES: dict[tuple[str, str], str] = {
-    ("peephole:5", "peephole"): _TUPLE_READS,
-    ("peephole:363", "peephole"): _TUPLE_READS,
-    ("peephole:373", "peephole"): _TUPLE_READS,
-    ("peephole:166", "peephole"): _SIZE_IF_NOT_EQUAL,
-    ("peephole:177", "peephole"): _SIZE_IF_NOT_EQUAL,
-    ("peephole:206", "peephole"): (
+    ("peephole:list_idioms/len_getitem_unpack", "peephole"): _TUPLE_READS,
+    ("peephole:tuple_index_of_construct", "peephole"): _TUPLE_READS,
+    ("peephole:tuple_unpack_of_construct", "peephole"): _TUPLE_READS,
+    ("peephole:size_if_not_equal_known/equal_sizes", "peephole"): _SIZE_IF_NOT_EQUAL,
+    ("peephole:size_if_not_equal_known/different_sizes", "peephole"): _SIZE_IF_NOT_EQUAL,
+    ("peephole:number_round_trip/float_of_an_int_tensor_left_alone", "peephole"): (
         "PyTorch's peephole replaces aten::Float(prim::NumToTensor(i)) of an int i by i, so "
         "the graph returns the int 3 where it returned the float 3.0; ours folds the round "
         "trip only when the number keeps its type."
     ),
-    ("peephole:214", "peephole"): (
+    ("peephole:self_comparison", "peephole"): (
         "ours also folds the self-comparison s != s of a str (a str always equals itself); "
         "PyTorch's peephole folds i == i of an int but leaves strs alone."
     ),
-    ("peephole:226", "peephole"): (
+    ("peephole:self_comparison/floats_left_alone", "peephole"): (
         "PyTorch's peephole folds f == f of a float to True, which is False for nan; ours "
         "leaves floats alone."
     ),
-    ("peephole:249", "peephole"): (
+    ("peephole:arithmetic_identity/int_true_division_left_alone", "peephole"): (
         "PyTorch's peephole replaces the true division i / 1 of an int by i, so the graph "
         "returns the int 3 where it returned the float 3.0; ours folds only i // 1."
     ),
-    ("peephole:273", "peephole"): (
+    ("peephole:arithmetic_identity/bool_tensors_left_alone", "peephole"): (
         "PyTorch's peephole drops x + 0 of a bool tensor, whose result is an int64 tensor "
         "(bool + int promotes), so the value's dtype changes; ours keeps the promotion."
     ),
-    ("lower_tuples:16", "lower_all_tuples"): (
+    ("lower_tuples:through_a_loop", "lower_all_tuples"): (
         "PyTorch's tuple lowering types the int element it splits out of a loop-carried "
         "(Tensor, int) as Tensor (loop output and block input), a mistyped graph; ours "
         "keeps the element's type, int."
@@ -104,12 +104,19 @@ _SUBGRAPH_SECTION = re.compile(r"^with \S+ = graph\(", re.MULTILINE)
 
 
 def _graphs(path: Path) -> list[tuple[str, str]]:
-    """(id, text) of each graph of a file; multi-case files hold several, split at `# -----`."""
+    """(id, text) of each graph of a file; multi-case files hold several, split at `# -----`,
+    each named by its `# RULE:` and `# CASE:` lines (`peephole:size_known/zero_dim...`)."""
     cases = split_cases(path.read_text())
-    return [
-        (path.stem if len(cases) == 1 else f"{path.stem}:{case.line}", _strip_comments(case.text))
-        for case in cases
-    ]
+    if len(cases) == 1:
+        return [(path.stem, _strip_comments(cases[0].text))]
+    return [(f"{path.stem}:{_case_name(case)}", _strip_comments(case.text)) for case in cases]
+
+
+def _case_name(case) -> str:
+    rule, name = case.directive("RULE"), case.directive("CASE")
+    if rule and name:
+        return f"{rule}/{name}"
+    return rule or name or f"line {case.line}"
 
 
 def _strip_comments(text: str) -> str:

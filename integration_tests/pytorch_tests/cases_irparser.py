@@ -207,6 +207,8 @@ CASES: list[tuple[str, str, str]] = [
 #: permissive reading, errors), each checked on PyTorch 2.13 by `record.py`: "parse"
 #: where PyTorch reads the text but prints it differently (it names only inputs).
 EXTRA_CASES: list[tuple[str, str, str]] = [
+    # a node without outputs, as PyTorch's own tests write it (test_constant_pooling.cpp)
+    ("NodeWithoutOutputs", "parse", "graph(%a : Tensor):\n  prim::Print(%a)\n  return ()\n"),
     ("AnnotatedEmptyListConstant", "roundtrip", "graph():\n  %0 : int[] = prim::Constant[value=annotate(List[int], [])]()\n  return (%0)\n"),
     ("AnnotatedEmptyDictConstant", "roundtrip", "graph():\n  %0 : Dict(str, int) = prim::Constant[value=annotate(Dict[str, int],{})]()\n  return (%0)\n"),
     ("NoneConstant", "roundtrip", "graph():\n  %0 : NoneType = prim::Constant()\n  return (%0)\n"),

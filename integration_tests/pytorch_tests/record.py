@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any, ClassVar
 
 import torch
 
@@ -70,10 +71,115 @@ def record_filecheck() -> dict:
     return out
 
 
+class TorchWorld:
+    """PyTorch 2.13 as a world for `scripted.play`."""
+
+    torch = torch
+    PASSES: ClassVar[dict[str, Any]] = {
+        "peephole": torch._C._jit_pass_peephole,
+        "constant_propagation": torch._C._jit_pass_constant_propagation,
+        "constant_pooling": torch._C._jit_pass_constant_pooling,
+        "dce": torch._C._jit_pass_dce,
+        "inline": torch._C._jit_pass_inline,
+        "remove_mutation": torch._C._jit_pass_remove_mutation,
+        "loop_unrolling": torch._C._jit_pass_loop_unrolling,
+        "refine_integer_values": torch._C._jit_pass_refine_integer_values,
+        "peephole_list_idioms": torch._C._jit_pass_peephole_list_idioms,
+    }
+
+    def compile(self, source, entry):
+        return getattr(torch.jit.CompilationUnit(source), entry)
+
+    def graph(self, fn):
+        return fn.graph
+
+    def parse_ir(self, text):
+        # PyTorch's parser takes a node without outputs without the ` = `
+        import re
+
+        return torch._C.parse_ir(re.sub(r"(?m)^[ \t]*= ", "  ", text))
+
+    def run_pass(self, graph, name, options):
+        self.PASSES[name](graph, **options)
+        graph.lint()
+
+    def filecheck(self, statement, graph):
+        from torch.testing import FileCheck
+
+        exec(statement, {"FileCheck": FileCheck, "graph": str(graph)})
+
+    def set_rank(self, graph, index, rank):
+        v = list(graph.inputs())[index]
+        v.setType(v.type().with_sizes([None] * rank))
+
+    def call(self, fn, args):
+        return fn(*args)
+
+    def find_node(self, graph, kind):
+        return graph.findNode(kind)
+
+    def constant_inputs(self, node):
+        return [v.toIValue() is not None for v in node.inputs()]
+
+
+def record_scripted(cases) -> dict:
+    from scripted import play
+
+    out = {}
+    for case in cases:
+        try:
+            out[case.name] = {"steps": play(case, TorchWorld())}
+        except Exception as exc:
+            out[case.name] = {"error": f"{type(exc).__name__}: {first_line(exc)}"}
+    return out
+
+
+def record_peephole() -> dict:
+    from cases_peephole import CASES
+
+    return record_scripted(CASES)
+
+
+def record_remove_mutation() -> dict:
+    from cases_remove_mutation import CASES
+
+    return record_scripted(CASES)
+
+
+def record_constant_pooling() -> dict:
+    from cases_constant_pooling import CASES
+
+    return record_scripted(CASES)
+
+
+def record_inliner() -> dict:
+    from cases_inliner import CASES
+
+    return record_scripted(CASES)
+
+
+def record_alias_analysis() -> dict:
+    from aliasing import play_pytorch
+    from cases_alias_analysis import CASES
+
+    out = {}
+    for case in CASES:
+        try:
+            out[case.name] = {"answers": play_pytorch(case, torch)}
+        except Exception as exc:
+            out[case.name] = {"error": f"{type(exc).__name__}: {first_line(exc)}"}
+    return out
+
+
 SUITES = {
     "irparser": record_irparser,
     "schema_parser": record_schema_parser,
     "filecheck": record_filecheck,
+    "peephole": record_peephole,
+    "remove_mutation": record_remove_mutation,
+    "alias_analysis": record_alias_analysis,
+    "constant_pooling": record_constant_pooling,
+    "inliner": record_inliner,
 }
 
 

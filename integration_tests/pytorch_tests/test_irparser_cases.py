@@ -8,7 +8,10 @@ from cases_irparser import CASES, EXTRA_CASES
 from harvest import canonical, recorded
 
 #: cases tsjit does not pass, with the reason
-KNOWN_GAPS: dict[str, str] = {}
+KNOWN_GAPS: dict[str, str] = {
+    "NodeWithoutOutputs": "a statement without outputs is taken only as printed (` = prim::Print"
+    "(%a)`), not bare as PyTorch's parser takes it (which in turn rejects the printed form)",
+}
 
 
 def _params():

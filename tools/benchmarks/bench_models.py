@@ -12,9 +12,10 @@
    the same run), on one thread and on all cores.
 
 Every (model, thread count) runs in a process of its own, with every library's
-threads set by the environment, `OMP_WAIT_POLICY=PASSIVE` and
-`OPENBLAS_THREAD_TIMEOUT=4`, so no thread pool spins into the next measurement. Within a process the contenders run in
-alternating rounds; a round takes the fastest of a few calls (on a shared machine
+threads set by the environment and `OMP_WAIT_POLICY=PASSIVE`, so PyTorch's
+OpenMP threads do not spin into the next measurement (tsjit runs numpy's
+OpenBLAS on one thread and its own threads wait blocking). Within a process
+the contenders run in alternating rounds; a round takes the fastest of a few calls (on a shared machine
 a call that is descheduled measures the scheduler), and the table gives the
 median over rounds. Ratios are PyTorch's time over tsjit's: above 1, tsjit is
 faster.
@@ -56,9 +57,6 @@ def _env(threads: int, cache: str) -> dict[str, str]:
         NUMBA_NUM_THREADS=n,
         TS_JIT_NUM_THREADS=n,
         OMP_WAIT_POLICY="PASSIVE",
-        # numpy's OpenBLAS threads otherwise spin for a while after each product, on the cores
-        # the next operation (of either library) needs
-        OPENBLAS_THREAD_TIMEOUT="4",
         TS_JIT_CACHE_DIR=cache,
     )
 
@@ -319,9 +317,8 @@ def run(ctx) -> str:
     sections.append(
         "Each (model, thread count) runs in a fresh process with `OMP_NUM_THREADS`, "
         "`OPENBLAS_NUM_THREADS`, `MKL_NUM_THREADS`, `NUMBA_NUM_THREADS` and `TS_JIT_NUM_THREADS` "
-        "set, `OMP_WAIT_POLICY=PASSIVE` and `OPENBLAS_THREAD_TIMEOUT=4` (numpy's OpenBLAS "
-        "threads spin after each product otherwise, on the cores PyTorch's and tsjit's next "
-        "operation needs). Steady state: contenders in alternating rounds, "
+        "set, and `OMP_WAIT_POLICY=PASSIVE` (tsjit runs numpy's OpenBLAS on one thread and "
+        "splits large products across its own threads). Steady state: contenders in alternating rounds, "
         "each round the fastest of a few calls, the median over rounds. Ratios are the peer's "
         "time over tsjit's (above 1: tsjit is faster). Models are in `tools/benchmarks/models.py`; "
         "tsjit's and PyTorch's outputs are checked to agree before timing. Targets: tsjit at "

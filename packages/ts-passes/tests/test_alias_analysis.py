@@ -596,3 +596,20 @@ def test_a_node_with_blocks_moves_with_its_reads_and_writes():
     ok, o = move(text, "s", "before", "r")  # only %b, read by both: fine
     assert ok
     assert o.index("s") < o.index("r")
+
+
+def test_a_returned_dict_lets_its_values_escape_a_returned_list_does_not():
+    # PyTorch 2.13: a dict the graph returns may be written into by the caller
+    _g, db, v = db_and_values(
+        """
+        graph(%inp : Tensor):
+          %k : str = prim::Constant[value="a"]()
+          %y : Tensor = prim::Constant()
+          %z : Tensor = prim::Constant()
+          %d : Dict(str, Tensor) = prim::DictConstruct(%k, %y)
+          %l : Tensor[] = prim::ListConstruct(%z)
+          return (%d, %l)
+        """
+    )
+    assert db.may_contain_alias(v["y"], v["inp"])
+    assert not db.may_contain_alias(v["z"], v["inp"])

@@ -67,13 +67,15 @@ def test_demo_runs_to_the_end_and_shows_the_whole_pipeline(tmp_path: Path):
     assert "prim::ConstantChunk[chunks=4, dim=1]" in out  # the LSTM cell's chunked gates are fused
     assert "the interpreter's Code for that plan" in out
     assert "= FusionGroup move(" in out  # the Code listing runs the group, moving its inputs
-    assert out.count("agree") >= 3 and "DIFFER" not in out
-    assert "every result agrees with eager numpy" in out
+    assert out.count("agree") >= 4 and "DIFFER" not in out
+    assert "every result agrees with its reference" in out
+    assert "resnet18: scripted against eager" in out and "aten::conv2d" in out
     for name in (
         "lstm_cell_scripted",
         "lstm_cell_optimized",
         "ratio_iou_scripted",
         "ratio_iou_optimized",
+        "resnet18_optimized",
     ):
         assert (tmp_path / "pictures" / f"{name}.dot").read_text().startswith("digraph")
         if shutil.which("dot"):

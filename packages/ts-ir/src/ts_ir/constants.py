@@ -57,7 +57,9 @@ def make_constant(graph: Graph, value: Any, type: Type | None) -> Node:
         if not value and not isinstance(type, ListType):
             raise IRError("an empty list constant needs an explicit list type")
         elem = type.element if isinstance(type, ListType) else _list_element_type(value)
-        if isinstance(elem, IntType):
+        if not value:  # held as a value, so that it prints `annotate(List[int], [])` as PyTorch
+            n.ival_("value", [])
+        elif isinstance(elem, IntType):
             n.is_("value", value)
         elif isinstance(elem, FloatType):
             n.fs_("value", value)

@@ -111,6 +111,7 @@ from .shape_analysis import erase_shape_information, propagate_shapes
 from .shape_rules import shape_rules
 from .specialize_autograd_zero import specialize_autograd_zero
 from .subgraph_utils import create_singleton_subgraph, merge_node_into_subgraph, unmerge_subgraph
+from .value_refinement import peephole_list_idioms, refine_integer_values, refine_list_lengths
 
 __all__ = [
     "AUTODIFF_PASSES",
@@ -191,12 +192,15 @@ __all__ = [
     "parse_log_levels",
     "parse_opt_limits",
     "pass_names",
+    "peephole_list_idioms",
     "peephole_optimize",
     "prepare_for_profiling",
     "profiled_type",
     "profiling_pipeline",
     "progress",
     "propagate_shapes",
+    "refine_integer_values",
+    "refine_list_lengths",
     "refine_types_from_checks",
     "register_fusion_backend",
     "register_pass",

@@ -13,7 +13,8 @@ node's outputs point to and what it writes:
     prim::FusionGroup, ...   a subgraph: its inputs point to the node's, the node's
                              outputs to its outputs
     prim::TupleConstruct,    a fresh container holding its inputs (wildcards unless
-    ListConstruct,           the container is used only by cat/stack or returned)
+    ListConstruct,           the container is used only by cat/stack, or is a tuple
+                             or list the graph returns)
     DictConstruct
     prim::TupleUnpack, ...   extractors: outputs are wildcards (a frozen module's
                              GetAttr of a submodule is fresh)
@@ -34,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ts_ir import ClassType, IfView, ListType, LoopView, Node, maybe_constant, prim
+from ts_ir import ClassType, IfView, ListType, LoopView, Node, TupleType, maybe_constant, prim
 from ts_schema import AliasAnalysisKind, Tag, registry
 
 if TYPE_CHECKING:
@@ -108,7 +109,8 @@ NON_ESCAPING_LIST_USERS = frozenset(
 def container(db: AliasDb, node: Node) -> None:
     """`prim::ListConstruct(%a, %b)` and tuple/dict constructs: a fresh container that contains
     its inputs. The inputs become wildcards, since anything may take them out again, unless
-    the container's one use cannot let them out (`aten::cat`, a graph return)."""
+    the container's one use cannot let them out (`aten::cat`, the graph returning a tuple
+    or a list; a dict returned lets them out)."""
     out = node.output()
     if not db.is_mutable_type(out):
         return
@@ -128,8 +130,10 @@ def container(db: AliasDb, node: Node) -> None:
 
 def _non_escaping_use(db: AliasDb, user: Node, value: object) -> bool:
     if user.kind is prim.Return:
-        # returned from the graph: nothing later can take the elements out
-        return user.owning_block is db.graph.block
+        # a tuple or list returned from the graph: nothing later can take the elements out;
+        # a dict returned lets them escape, as PyTorch (2.13) has it
+        returned = user.owning_block is db.graph.block
+        return returned and isinstance(value.type, (TupleType, ListType))  # type: ignore[attr-defined]
     if not isinstance(value.type, ListType):  # type: ignore[attr-defined]
         return False
     if user.kind in NON_ESCAPING_LIST_USERS:

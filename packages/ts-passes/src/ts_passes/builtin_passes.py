@@ -35,6 +35,7 @@ from .remove_mutation import remove_list_mutation, remove_mutation, remove_tenso
 from .shape_analysis import erase_shape_information, propagate_shapes
 from .specialize_autograd_zero import specialize_autograd_zero
 from .transpose_products import transpose_products
+from .value_refinement import peephole_list_idioms, refine_integer_values
 
 
 def register_builtin_passes() -> None:
@@ -58,6 +59,16 @@ def register_builtin_passes() -> None:
         peephole_optimize,
         "local algebraic and list/tuple rewrites",
         aliases=["peephole_optimize"],
+    )
+    r(
+        "refine_integer_values",
+        refine_integer_values,
+        "ints fixed by the conditions guarding their uses → constants",
+    )
+    r(
+        "peephole_list_idioms",
+        peephole_list_idioms,
+        "the list rewrites of peephole; with refine_list_len, len() fixed by guarding conditions",
     )
     r("loop_unrolling", unroll_loops, "unroll small for loops", aliases=["unroll_loops"])
     r("batch_mm", batch_mm, "batch trees of mm adds and mms sharing an operand")

@@ -13,12 +13,13 @@ Constants are moved one at a time to the front in program order, so their
 order ends up reversed, exactly as TorchScript's pass leaves it (and so a
 second run reverses them again: each run reports the change it makes).
 Two constants that may be returned as graph outputs are not merged, so
-graph outputs never begin to alias.
+graph outputs never begin to alias. Tensor constants merge when their types
+and elements are equal and nothing writes to either.
 """
 
 from __future__ import annotations
 
-from ts_ir import Block, Graph, Node, prim
+from ts_ir import AttributeKind, Block, Graph, Node, TensorLiteral, prim
 
 from .alias_analysis import AliasDb
 from .jit_log import PassLogger
@@ -38,7 +39,7 @@ def _pool_block(
             continue
         if node.kind is not prim.Constant:
             continue
-        key = constant_key(node)
+        key = _tensor_value_key(node, db) or constant_key(node)
         existing = seen.get(key)
         if existing is not None:
             outputs = graph.outputs
@@ -60,6 +61,22 @@ def _pool_block(
             node.move_before(first)
             changed = True
     return changed
+
+
+def _tensor_value_key(node: Node, db: AliasDb) -> tuple | None:
+    """Tensor constants of one type holding the same elements are one constant, where
+    nothing writes to either (a write through one would show through the other)."""
+    if not node.has_attribute("value") or node.kind_of("value") is not AttributeKind.t:
+        return None
+    t = node.attr("value")
+    if isinstance(t, TensorLiteral) or not hasattr(t, "numpy") or db.has_writers(node.output()):
+        return None
+    try:
+        array = t.numpy()
+        elements = array.tobytes()  # in C order, whatever the strides
+    except Exception:  # a tensor numpy cannot hold: only the same object is equal
+        return None
+    return ("tensor", node.output().type, str(t.dtype), tuple(array.shape), elements)
 
 
 def constant_pooling(graph: Graph) -> bool:

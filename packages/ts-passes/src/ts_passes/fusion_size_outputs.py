@@ -19,14 +19,13 @@ it, leave the group. O(nodes of the groups).
 from __future__ import annotations
 
 from ts_ir import Graph, IntType, ListType, Node, TensorType, Value, prim
+from ts_schema import Tag, registry
 
 from .dead_code_elimination import eliminate_dead_code_in_block
 from .jit_log import PassLogger
 
 log = PassLogger(__name__)
 
-#: Fusible ops whose result has the shape of their first operand (not the broadcast of all).
-_SHAPE_FROM_FIRST = frozenset({"aten::type_as", "aten::to"})
 _INT_LIST = ListType(IntType.get())
 
 
@@ -71,7 +70,7 @@ class _Sizes:
                 last = v.offset == len(node.outputs) - 1
                 out = cs.outputs[1 if last else 0]
             else:
-                if node.kind in _SHAPE_FROM_FIRST:
+                if Tag.shape_of_first in registry.tags_of(node):
                     tensors = tensors[:1]
                 sizes = [self.of(x) for x in tensors]
                 if any(s is None for s in sizes):

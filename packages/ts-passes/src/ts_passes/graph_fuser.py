@@ -44,6 +44,7 @@ from ts_ir import (
     constant_value,
     prim,
 )
+from ts_schema import Tag, registry
 
 from .alias_analysis import AliasDb
 from .dead_code_elimination import eliminate_dead_code, eliminate_dead_code_in_block
@@ -57,8 +58,6 @@ log = PassLogger(__name__)
 FUSION_GROUP = prim.FusionGroup
 SUBGRAPH_ARG_LIMIT = 128
 _SCALARS = (IntType, FloatType, BoolType, NumberType)
-#: Fusible ops whose result has the shape of their first operand alone (not the broadcast).
-_SHAPE_FROM_FIRST = frozenset({"aten::type_as", "aten::to"})
 
 
 def _is_tensor(v: Value) -> bool:
@@ -321,7 +320,7 @@ class _GraphFuser:
                 and self._all_users_are(chunk, v)
                 and len(v.node.outputs) == 1
                 and (
-                    v.node.kind not in _SHAPE_FROM_FIRST
+                    Tag.shape_of_first not in registry.tags_of(v.node)
                     or all(u.user.kind != "aten::size" for u in v.uses)
                 )
             ):

@@ -16,7 +16,7 @@ then the rewrite), each with its own test:
     size_if_not_equal_known    aten::_size_if_not_equal(a, b), both known → constant
     number_round_trip          aten::Int(prim::NumToTensor(i))   → i (Float, *Implicit alike);
                                aten::Int(i) with i an int        → i
-    self_comparison            x == x, x != x for ints, bools, strings, devices → constant
+    self_comparison            x == x, x != x for ints, bools, strings, devices and lists of them → constant
     arithmetic_identity        x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1, x // 1 → x
                                (ints; tensors where the dtype is kept and aliasing
                                x to the result is unobservable)
@@ -226,7 +226,12 @@ def len_of_size(p: _Peephole, node: Node) -> None:
     if len(node.inputs) != 1:
         return
     producer = node.inputs[0].node
-    if producer.kind == "aten::size" and len(producer.inputs) == 1:
+    # the list x.size() made may have been appended to since
+    if (
+        producer.kind == "aten::size"
+        and len(producer.inputs) == 1
+        and node.inputs[0] not in p.mutated_lists
+    ):
         t = producer.inputs[0].type
         if isinstance(t, TensorType) and t.dim() is not None:
             p.replace_with_constant(node, t.dim(), "len(x.size()) of a known rank")
@@ -293,9 +298,13 @@ def number_round_trip(p: _Peephole, node: Node) -> None:
 
 def self_comparison(p: _Peephole, node: Node) -> None:
     inputs = node.inputs
-    if len(inputs) == 2 and inputs[0] is inputs[1] and isinstance(inputs[0].type, _IMMUTABLE_EQ):
-        if not isinstance(inputs[0].type, FloatType):  # nan != nan
-            p.replace_with_constant(node, node.kind == "aten::eq", "x == x")
+    if len(inputs) != 2 or inputs[0] is not inputs[1]:
+        return
+    t = inputs[0].type
+    if isinstance(t, ListType):  # element by element, each with itself
+        t = t.element
+    if isinstance(t, _IMMUTABLE_EQ) and not isinstance(t, (FloatType, NumberType)):  # nan != nan
+        p.replace_with_constant(node, node.kind == "aten::eq", "x == x")
 
 
 def _is_int(v: Value, n: int) -> bool:

@@ -12,11 +12,15 @@ out-of-place overload with a schema exists (and an implementation, if the
 in-place one has one), `x` is a fresh value of its own (not a graph input,
 not made by a node with blocks, subgraphs or side effects, not aliasing its
 creator's inputs), and the creation of `x` can move right before the
-mutation (so nothing in between reads or aliases `x`). `zero_` and `fill_`
-map to `zeros_like` and `full_like`.
+mutation (so nothing in between reads or aliases `x`). An output of a
+`prim::If` whose branches each yield a fresh value used nowhere else counts as
+fresh, the `If` moving as its creation. `zero_` and `fill_` map to
+`zeros_like` and `full_like`; `normal_` without a generator of its own to
+`normal(mean, std, x.size(), dtype=, layout=, device=)` of `x`'s.
 
 Lists: `l = [a]; l.append(b)` (or `insert` at a constant index) becomes
-`l = [a, b]` under the same conditions.
+`l = [a, b]` under the same conditions; `l[i] = b` at a constant index inside
+the list replaces the element there.
 """
 
 from __future__ import annotations
@@ -31,7 +35,11 @@ from .jit_log import PassLogger
 
 log = PassLogger(__name__)
 
-_SPECIAL_MAPPED = {"aten::zero_": "aten::zeros_like", "aten::fill_": "aten::full_like"}
+_SPECIAL_MAPPED = {
+    "aten::zero_": "aten::zeros_like",
+    "aten::fill_": "aten::full_like",
+    "aten::normal_": "aten::normal",
+}
 
 
 class _MutationRemover:
@@ -58,6 +66,18 @@ class _MutationRemover:
         )
         return unhandled or may_alias_inputs
 
+    def fresh_or_fresh_if_output(self, v: Value) -> bool:
+        """`v` is a new memory location of its own: made fresh (see above), or the output
+        of a `prim::If` each of whose branches yields a fresh value used nowhere else."""
+        if not self.has_side_effect_or_alias(v):
+            return True
+        n = v.node
+        if n.kind is not prim.If:
+            return False
+        i = n.outputs.index(v)
+        yielded = [b.outputs[i] for b in n.blocks]
+        return all(len(y.uses) == 1 and not self.has_side_effect_or_alias(y) for y in yielded)
+
     def make_creation_and_mutation_atomic(self, v: Value, mutating: Node) -> bool:
         if self.has_side_effect_or_alias(v):
             return False
@@ -77,6 +97,9 @@ class _MutationRemover:
             construct = lst.node
             if node.kind == "aten::append":
                 construct.add_input(node.inputs[1])
+            elif node.kind == "aten::_set_item":
+                pos = maybe_constant(node.inputs[1])
+                construct.replace_input(pos % len(construct.inputs), node.inputs[2])
             else:
                 pos = maybe_constant(node.inputs[1])
                 size = len(construct.inputs)
@@ -96,6 +119,11 @@ class _MutationRemover:
             return False
         if node.kind == "aten::append" and len(node.inputs) == 2:
             return True
+        if node.kind == "aten::_set_item" and len(node.inputs) == 3:
+            # `l[i] = v` at a constant index inside the list (outside, it raises)
+            pos = maybe_constant(node.inputs[1])
+            size = len(node.inputs[0].node.inputs)
+            return type(pos) is int and -size <= pos < size
         return (
             node.kind == "aten::insert"
             and len(node.inputs) == 3
@@ -108,6 +136,10 @@ class _MutationRemover:
         kind = node.kind
         if kind.ns != "aten" or not kind.name.endswith("_") or kind.name.endswith("__"):
             return None
+        if kind == "aten::normal_" and not (
+            len(node.inputs) == 4 and maybe_constant(node.inputs[3]) is None
+        ):
+            return None  # a generator of its own: the functional op would not use it
         if kind in _SPECIAL_MAPPED:
             return _SPECIAL_MAPPED[kind]
         op = registry.operator_for(node)
@@ -126,7 +158,7 @@ class _MutationRemover:
         """The out-of-place node (not yet in a block), or None where it would not do."""
         graph = self.graph
         if node.kind in _SPECIAL_MAPPED:
-            return None if registry.find(kind) is None else graph.create(kind, [], 1)
+            return graph.create(kind, [], 1) if registry.has(kind) else None
         new = graph.create(kind, list(node.inputs))
         new.source_range = node.source_range
         new.output().set_type(node.output().type)
@@ -148,10 +180,23 @@ class _MutationRemover:
             new.insert_before(node)
             return new.output()
         new.destroy()
-        args = [node.inputs[0]] if kind == "aten::zeros_like" else list(node.inputs[:2])
+        x = node.inputs[0]
         with graph.inserting_before(node):
             try:
-                out = graph.insert(kind, args)
+                if kind == "aten::normal":
+                    out = graph.insert(
+                        kind,
+                        [*node.inputs[1:3], graph.insert("aten::size", [x])],
+                        {
+                            "generator": None,
+                            "dtype": graph.insert("prim::dtype", [x]),
+                            "layout": graph.insert("prim::layout", [x]),
+                            "device": graph.insert("prim::device", [x]),
+                        },
+                    )
+                else:
+                    args = [x] if kind == "aten::zeros_like" else list(node.inputs[:2])
+                    out = graph.insert(kind, args)
             except Exception:
                 return None
         out.node.source_range = node.source_range
@@ -187,7 +232,7 @@ class _MutationRemover:
             if kind is None:
                 continue
             x = node.inputs[0]
-            if self.has_side_effect_or_alias(x) or not log.allowed():
+            if not self.fresh_or_fresh_if_output(x) or not log.allowed():
                 continue
             if not self.db.could_move_before_topologically(x.node, node):
                 continue

@@ -62,6 +62,7 @@ from .interpreter.fork import Future, fork, wait
 from .interpreter.state import InterpreterState
 from .ops import EAGER_FUNCTIONS as _EAGER_FUNCTIONS
 from .ops.dispatch import ArgumentError, call, eager_function
+from .parallel import get_num_threads, set_num_threads
 from .profiling_executor import (
     ProfilingGraphExecutor,
     ProfilingStats,
@@ -139,6 +140,7 @@ __all__ = [
     "get_default_dtype",
     "get_fuser",
     "get_num_profiled_runs",
+    "get_num_threads",
     "half",
     "iinfo",
     "inference_mode",
@@ -160,6 +162,7 @@ __all__ = [
     "set_fuser",
     "set_grad_enabled",
     "set_num_profiled_runs",
+    "set_num_threads",
     "set_profiling_executor",
     "short",
     "special",

@@ -32,6 +32,13 @@ class Tag(enum.Enum):
     creates_fresh = "creates_fresh"
     """Its outputs are new values that alias nothing existing before it (constants, new
     objects), whatever its schema says."""
+    shape_of_first = "shape_of_first"
+    """A pointwise operator whose tensor result has the shape of its first operand alone,
+    not the broadcast of all its tensor operands (`type_as`, `to`)."""
+    idempotent_write = "idempotent_write"
+    """An in-place operator whose result does not depend on the order elements are written
+    in (`fill_`, `zero_`): it may write a tensor whose elements share memory (an expanded
+    view), as PyTorch allows."""
 
 
 NO_TAGS: frozenset[Tag] = frozenset()
@@ -96,3 +103,5 @@ _declare(
     ),
     _C,
 )
+_declare(_names("aten", "type_as to"), Tag.shape_of_first)
+_declare(_names("aten", "fill_ zero_"), Tag.idempotent_write)

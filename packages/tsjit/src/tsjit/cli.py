@@ -286,16 +286,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("demo", help="the JIT's walkthrough on the LSTM cell and the IoU function",
+    p = sub.add_parser("demo", help="the JIT's walkthrough on the LSTM cell, the IoU function and ResNet-18",
                        description="Script, optimize, fuse and run the overview's LSTM cell and IoU function, "
-                       "checking results against numpy and timing them.")  # fmt: skip
+                       "checking results against numpy and timing them; then a ResNet-18 of tsjit.nn "
+                       "layers, checked against eager and timed.")  # fmt: skip
     p.add_argument(
         "--out",
         default="tsjit-demo",
         help="directory for the graph pictures (default: ./tsjit-demo)",
     )
     p.add_argument("--repeat", type=int, default=10, help="timing runs per variant (default: 10)")
-    p.add_argument("--only", choices=("lstm_cell", "ratio_iou"), help="run one of the two examples")
+    p.add_argument(
+        "--only", choices=("lstm_cell", "ratio_iou", "resnet18"), help="run one of the examples"
+    )
 
     p = sub.add_parser("script", help="script a function or module class from a file and show the result",
                        description="Script NAME from FILE.py (a function, or an nn.Module class built with no "

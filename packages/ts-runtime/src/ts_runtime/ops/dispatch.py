@@ -43,7 +43,14 @@ from ts_ir import (
     Type,
     UnionType,
 )
-from ts_schema import Operator, RuleTable, evaluate_type_variables, match_type_variables, registry
+from ts_schema import (
+    Operator,
+    RuleTable,
+    Tag,
+    evaluate_type_variables,
+    match_type_variables,
+    registry,
+)
 
 from ..autograd.grad_mode import GRAD_MODE
 from ..autograd.graph import (
@@ -343,11 +350,6 @@ def _saved(info: _OpInfo, formula: Any, args: tuple[Any, ...], result: Any) -> l
     return saved
 
 
-#: In-place ops whose result does not depend on the order elements are written in, so
-#: PyTorch lets them write an expanded target (`x[:1].expand(3, 6).fill_(0)`).
-_IDEMPOTENT_WRITES = frozenset(("aten::fill_.Scalar", "aten::fill_.Tensor", "aten::zero_"))
-
-
 def _record_inplace(info: _OpInfo, args: tuple[Any, ...]) -> Any:
     """An in-place op under autograd: compute its functional form with history, then write it back.
 
@@ -359,7 +361,7 @@ def _record_inplace(info: _OpInfo, args: tuple[Any, ...]) -> Any:
         raise TensorError(
             "a leaf Variable that requires grad is being used in an in-place operation."
         )
-    if info.op.key not in _IDEMPOTENT_WRITES:
+    if Tag.idempotent_write not in info.op.tags:  # fill_ may write `x[:1].expand(3, 6)`
         check_inplace_overlap(target, args)
     functional = info.functional
     if functional is None:

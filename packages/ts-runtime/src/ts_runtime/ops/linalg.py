@@ -15,11 +15,15 @@ from typing import Any
 
 import numpy as np
 
+from .. import parallel
 from ..dtypes import dtype_of_numpy
 from ..tensor import Tensor, TensorError, wrap
 from .common import grad_like, operand, promote, reduce_to, result, sum_to, sum_to_shape
 from .dispatch import derivative, implements
 from .shape import impl, lazy_impl, scalar_in, shape_str
+
+# the runtime's products run BLAS on one thread and split large work across its own threads
+parallel.serial_blas()
 
 
 def _name(a: np.ndarray) -> str:
@@ -43,7 +47,41 @@ def _mm_shapes(a: np.ndarray, b: np.ndarray) -> None:
 
 
 def gemm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The product of two float matrices, in row order as PyTorch returns it.
+    """The product of two matrices, in row order as PyTorch returns it.
+
+    BLAS runs on one thread (`parallel.serial_blas`); a float product of at
+    least `_PARALLEL_PRODUCT` multiply-adds is split across the runtime's
+    threads instead, by rows or by columns, whichever the result has more
+    of, each share a product of its own (`_gemm_serial`) written into its
+    part of the result.
+    """
+    m, n = a.shape[0], b.shape[1]
+    work = m * n * a.shape[1]
+    threads = parallel.get_num_threads()
+    if threads <= 1 or work < _PARALLEL_PRODUCT or a.dtype.kind != "f" or b.dtype.kind != "f":
+        return _gemm_serial(a, b)
+    parts = min(threads, work // (_PARALLEL_PRODUCT // 2))
+    out = np.empty((m, n), dtype=np.result_type(a.dtype, b.dtype))
+    if m >= n:
+
+        def share(start: int, end: int) -> int:
+            out[start:end] = _gemm_serial(a[start:end], b)
+            return 0
+
+        bounds = parallel.even_shares(m, parts)
+    else:
+
+        def share(start: int, end: int) -> int:
+            out[:, start:end] = _gemm_serial(a, b[:, start:end])
+            return 0
+
+        bounds = parallel.even_shares(n, parts)
+    parallel.POOL.run(share, (), bounds)
+    return out
+
+
+def _gemm_serial(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`a @ b` on the calling thread.
 
     numpy's BLAS (OpenBLAS in numpy's wheels) is markedly faster when the
     first operand has the more rows: for a wide result of few rows, such as
@@ -64,6 +102,10 @@ def gemm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     ):
         return np.matmul(a, b)
     return np.ascontiguousarray(np.matmul(b.T, a.T).T)
+
+
+#: multiply-adds from which a product is split across threads (each share gets at least half)
+_PARALLEL_PRODUCT = 1 << 21
 
 
 def _matmul_2d_right(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -650,16 +692,40 @@ def _conv_forward(
     if cg == 1 and og == 1 and groups > 1:
         return _conv_depthwise(windows, w, y, kernel).reshape(n, c_out, *out)
     weights = w.reshape(groups, og, k)
-    if taps == 1 and all(v == 1 for v in stride):
-        # pointwise: the input channels are the columns
+    pointwise = taps == 1 and all(v == 1 for v in stride)
+    threads = parallel.get_num_threads()
+    work = n * c_out * positions * k
+    if threads > 1 and n > 1 and work >= _PARALLEL_PRODUCT:
+        parts = min(threads, work // (_PARALLEL_PRODUCT // 2))
+        parallel.POOL.run(
+            _conv_images, (windows, weights, y, pointwise), parallel.even_shares(n, parts)
+        )
+    else:
+        _conv_images(windows, weights, y, pointwise, 0, n)
+    return y.reshape(n, c_out, *out)
+
+
+def _conv_images(
+    windows: np.ndarray, weights: np.ndarray, y: np.ndarray, pointwise: bool, start: int, end: int
+) -> int:
+    """Images `[start, end)` of a convolution, into `y` (images, out channels, positions)."""
+    n = end - start
+    groups, og, k = weights.shape
+    cg = windows.shape[1] // groups
+    nd = (windows.ndim - 2) // 2
+    kernel = windows.shape[2 : 2 + nd]
+    out = windows.shape[2 + nd :]
+    positions = y.shape[2]
+    if pointwise:
+        # the input channels are the columns
         for g in range(groups):
-            cols = windows[:, g * cg : (g + 1) * cg].reshape(n, cg, positions)
-            np.matmul(weights[g], cols, out=y[:, g * og : (g + 1) * og])
-        return y.reshape(n, c_out, *out)
+            cols = windows[start:end, g * cg : (g + 1) * cg].reshape(n, cg, positions)
+            np.matmul(weights[g], cols, out=y[start:end, g * og : (g + 1) * og])
+        return 0
     chunk = max(1, min(n, -(-_CONV_COLUMNS // positions), _CONV_BUFFER // (k * positions) or 1))
-    buffer = np.empty(k * chunk * positions, dtype=x.dtype)
-    for n0 in range(0, n, chunk):
-        nb = min(chunk, n - n0)
+    buffer = np.empty(k * chunk * positions, dtype=windows.dtype)
+    for n0 in range(start, end, chunk):
+        nb = min(chunk, end - n0)
         cols = buffer[: k * nb * positions].reshape(k, nb * positions)
         # (cg, *kernel, nb, *out) in the buffer's order: row (channel, tap), column (image, position)
         target = cols.reshape(cg, *kernel, nb, *out)
@@ -671,7 +737,7 @@ def _conv_forward(
             else:
                 product = np.matmul(weights[g], cols).reshape(og, nb, positions)
                 y[n0 : n0 + nb, g * og : (g + 1) * og] = product.transpose(1, 0, 2)
-    return y.reshape(n, c_out, *out)
+    return 0
 
 
 def _conv_depthwise(
