@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
 import ts_ir
 
 HERE = Path(__file__).resolve().parent
@@ -40,3 +41,18 @@ def canonical(text: str) -> str:
 def first_line(exc: BaseException) -> str:
     lines = [line for line in str(exc).splitlines() if line.strip()]
     return lines[0] if lines else type(exc).__name__
+
+
+def case_params(cases: Any, known_gaps: dict[str, str], *, tuples: bool = False) -> list[Any]:
+    """One pytest param per case (an object with `.name`, or with `tuples` a tuple whose first
+    item is the name, passed as the test's arguments); a case in `known_gaps` is a strict
+    xfail with its reason."""
+    params = []
+    for case in cases:
+        name = case[0] if tuples else case.name
+        marks = (
+            [pytest.mark.xfail(strict=True, reason=known_gaps[name])] if name in known_gaps else []
+        )
+        args = tuple(case) if tuples else (case,)
+        params.append(pytest.param(*args, marks=marks, id=name))
+    return params

@@ -7,23 +7,13 @@ from __future__ import annotations
 import pytest
 from aliasing import play_tsjit
 from cases_alias_analysis import CASES
-from harvest import recorded
+from harvest import case_params, recorded
 
 #: cases tsjit does not pass, with the reason
 KNOWN_GAPS: dict[str, str] = {}
 
 
-def _params():
-    for case in CASES:
-        marks = (
-            [pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[case.name])]
-            if case.name in KNOWN_GAPS
-            else []
-        )
-        yield pytest.param(case, marks=marks, id=case.name)
-
-
-@pytest.mark.parametrize("case", list(_params()))
+@pytest.mark.parametrize("case", case_params(CASES, KNOWN_GAPS))
 def test_alias_analysis_case(case):
     pytorch = recorded("alias_analysis")[case.name]
     assert "error" not in pytorch, pytorch

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from cases_filecheck import CASES, NAMESPACE_TEXTS
-from harvest import recorded
+from harvest import case_params, recorded
 from ts_ir import FileCheck, FileCheckNotRunWarning
 
 #: cases tsjit does not pass, with the reason
@@ -23,15 +23,9 @@ def run(statement: str) -> str | None:
     return None
 
 
-def _params():
-    for name, statement, expected in CASES:
-        marks = (
-            [pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[name])] if name in KNOWN_GAPS else []
-        )
-        yield pytest.param(name, statement, expected, marks=marks, id=name)
-
-
-@pytest.mark.parametrize(("name", "statement", "expected"), list(_params()))
+@pytest.mark.parametrize(
+    ("name", "statement", "expected"), case_params(CASES, KNOWN_GAPS, tuples=True)
+)
 def test_filecheck_case(name, statement, expected):
     pytorch = recorded("filecheck")[name]
     assert (pytorch["error"] is None) == (expected is None), "PyTorch 2.13 disagrees with its test"

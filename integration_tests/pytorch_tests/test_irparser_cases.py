@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import ts_ir
 from cases_irparser import CASES, EXTRA_CASES
-from harvest import canonical, recorded
+from harvest import canonical, case_params, recorded
 
 #: cases tsjit does not pass, with the reason
 KNOWN_GAPS: dict[str, str] = {
@@ -14,15 +14,9 @@ KNOWN_GAPS: dict[str, str] = {
 }
 
 
-def _params():
-    for name, kind, text in CASES + EXTRA_CASES:
-        marks = (
-            [pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[name])] if name in KNOWN_GAPS else []
-        )
-        yield pytest.param(name, kind, text, marks=marks, id=name)
-
-
-@pytest.mark.parametrize(("name", "kind", "text"), list(_params()))
+@pytest.mark.parametrize(
+    ("name", "kind", "text"), case_params(CASES + EXTRA_CASES, KNOWN_GAPS, tuples=True)
+)
 def test_irparser_case(name, kind, text):
     pytorch = recorded("irparser")[name]
     if kind == "error":

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from cases_peephole import CASES
-from harvest import recorded
+from harvest import case_params, recorded
 from scripted import assert_like_pytorch
 
 #: cases tsjit does not pass, with the reason
@@ -33,16 +33,6 @@ KNOWN_GAPS: dict[str, str] = {
 }
 
 
-def _params():
-    for case in CASES:
-        marks = (
-            [pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[case.name])]
-            if case.name in KNOWN_GAPS
-            else []
-        )
-        yield pytest.param(case, marks=marks, id=case.name)
-
-
-@pytest.mark.parametrize("case", list(_params()))
+@pytest.mark.parametrize("case", case_params(CASES, KNOWN_GAPS))
 def test_peephole_case(case):
     assert_like_pytorch(case, recorded("peephole")[case.name])

@@ -6,23 +6,13 @@ from __future__ import annotations
 
 import pytest
 from cases_remove_mutation import CASES
-from harvest import recorded
+from harvest import case_params, recorded
 from scripted import assert_like_pytorch
 
 #: cases tsjit does not pass, with the reason
 KNOWN_GAPS: dict[str, str] = {}
 
 
-def _params():
-    for case in CASES:
-        marks = (
-            [pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[case.name])]
-            if case.name in KNOWN_GAPS
-            else []
-        )
-        yield pytest.param(case, marks=marks, id=case.name)
-
-
-@pytest.mark.parametrize("case", list(_params()))
+@pytest.mark.parametrize("case", case_params(CASES, KNOWN_GAPS))
 def test_remove_mutation_case(case):
     assert_like_pytorch(case, recorded("remove_mutation")[case.name])

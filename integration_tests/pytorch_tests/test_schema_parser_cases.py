@@ -8,7 +8,7 @@ import re
 import pytest
 import ts_schema
 from cases_schema_parser import CASES, EQUALITY
-from harvest import recorded
+from harvest import case_params, recorded
 
 #: cases tsjit does not pass, with the reason
 KNOWN_GAPS: dict[str, str] = {}
@@ -25,15 +25,7 @@ def _alias(info) -> tuple:
     return (sorted(info.before_set), sorted(info.after_set), info.is_write)
 
 
-def _params():
-    for name, schema, facts in CASES:
-        marks = (
-            [pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[name])] if name in KNOWN_GAPS else []
-        )
-        yield pytest.param(name, schema, facts, marks=marks, id=name)
-
-
-@pytest.mark.parametrize(("name", "schema", "facts"), list(_params()))
+@pytest.mark.parametrize(("name", "schema", "facts"), case_params(CASES, KNOWN_GAPS, tuples=True))
 def test_schema_parser_case(name, schema, facts):
     pytorch = recorded("schema_parser")[name]
     if facts.get("error"):
