@@ -17,7 +17,7 @@ The mask, as ATen's masked softmax reads it, is boolean with True for the
 scores left out (a float mask counts as True where it is nonzero, as ATen
 converts it); `mask_type` 0 is a (T, T) attention mask, 1 a (B, T) key
 padding mask, 2 a mask of the scores' own shape (B, H, T, T). A row with
-every score left out gives zeros. Every step is an operator call, so the
+every score left out gives NaN, as ATen's CPU kernel does. Every step is an operator call, so the
 kernels are registered with `autograd=False`.
 """
 
@@ -35,6 +35,8 @@ def _scores_mask(mask: Tensor, scores: Tensor, mask_type: int | None) -> Tensor:
         mask = call("aten::ne", mask, 0)
     shape = list(scores.shape)
     b, _, t, s = shape
+    if mask.dim() == 2 and mask_type is None:
+        raise TensorError("_native_multi_head_attention: Mask Type should be defined")
     if mask.dim() == 2 and mask_type == 0:
         if list(mask.shape) != [t, s]:
             raise TensorError(
@@ -61,10 +63,7 @@ def _masked_softmax(scores: Tensor, mask: Tensor | None, mask_type: int | None) 
     if mask is None:
         return call("aten::softmax", scores, -1)
     blocked = _scores_mask(mask, scores, mask_type)
-    scores = call("aten::masked_fill", scores, blocked, -math.inf)
-    empty = call("aten::all", blocked, -1, True)
-    scores = call("aten::masked_fill", scores, empty, 0.0)
-    return call("aten::masked_fill", call("aten::softmax", scores, -1), empty, 0.0)
+    return call("aten::softmax", call("aten::masked_fill", scores, blocked, -math.inf), -1)
 
 
 def _heads(x: Tensor, heads: int) -> Tensor:
@@ -102,10 +101,11 @@ def native_multi_head_attention(
             f"expected qkv_weight of shape [{3 * embed_dim}, {embed_dim}], "
             f"got {list(qkv_weight.shape)}"
         )
-    if key.shape[0] != query.shape[0] or value.shape[0] != query.shape[0]:
-        raise TensorError("query, key and value must have the same batch size")
-    if key.shape[1] != value.shape[1]:
-        raise TensorError("key and value must have the same sequence length")
+    if not list(query.shape) == list(key.shape) == list(value.shape):
+        raise TensorError(
+            f"expected `query`/`key`/`value` shapes to match, got {list(query.shape)}, "
+            f"{list(key.shape)} and {list(value.shape)}"
+        )
     w_q, w_k, w_v = call("aten::chunk", qkv_weight, 3, 0)
     b_q, b_k, b_v = call("aten::chunk", qkv_bias, 3, 0)
     scale = math.sqrt(embed_dim // num_head)
