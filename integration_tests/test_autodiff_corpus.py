@@ -115,3 +115,32 @@ def test_recorded_inputs_are_the_harness_inputs():
             ):
                 if isinstance(want, np.ndarray):
                     np.testing.assert_array_equal(got, want)
+
+
+def test_the_overviews_lstm_cell_is_one_differentiable_graph_with_a_fusion_group():
+    """`graph_for` of the LSTM cell with inputs that require grad: one
+    `prim::DifferentiableGraph` holds all of the cell's tensor work, and its forward graph
+    (the plan's subgraph) runs the pointwise part as one `prim::FusionGroup`."""
+    import tsjit
+    from ts_runtime.fusion import fusion_enabled
+
+    if not fusion_enabled():
+        pytest.skip("no CPU fusion backend installed")
+    row, _ = TARGETS["lstm_cell-case0"]
+    program = harness.build(tsjit, row)
+    rng = np.random.default_rng(0)
+    shapes = [(3, 10), (3, 20), (3, 20), (80, 10), (80, 20), (80,), (80,)]
+    args = [tsjit.from_numpy(rng.standard_normal(s)).requires_grad_(True) for s in shapes]
+    for _ in range(3):  # past profiling, into the specialized plan
+        hy, cy = program(*args)
+        (hy.sum() + cy.sum()).backward()
+    graph = program.graph_for(*args)
+    top = [n.kind for n in graph.nodes() if n.kind != "prim::Constant"]
+    assert top == ["prim::DifferentiableGraph", "prim::TupleConstruct"], graph
+    (group,) = [n for n in graph.nodes() if n.kind == "prim::DifferentiableGraph"]
+    forward = group.g("Subgraph")
+    fusions = [n for n in forward.nodes() if n.kind == "prim::FusionGroup"]
+    assert len(fusions) == 1, forward
+    fused = {n.kind for n in fusions[0].g("Subgraph").nodes()}
+    assert {"aten::sigmoid", "aten::tanh", "aten::mul", "aten::add"} <= fused, forward
+    assert [n.kind for n in forward.nodes() if n.kind == "aten::mm"] == ["aten::mm"] * 2

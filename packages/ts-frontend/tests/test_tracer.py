@@ -7,7 +7,15 @@ import warnings
 import numpy as np
 import pytest
 import ts_runtime as torch
-from ts_frontend import TracerWarning, TracingCheckError, script, trace
+from ts_frontend import (
+    ScriptModule,
+    TracerWarning,
+    TracingCheckError,
+    TracingError,
+    script,
+    script_method,
+    trace,
+)
 from ts_runtime import nn
 
 
@@ -216,3 +224,64 @@ def test_indexing_and_assignment_are_recorded():
     traced = trace(mutates_input, (x.clone(),))
     z = torch.zeros(3)
     assert traced(z).tolist() == [5.0, 1.0, 1.0]
+
+
+class Repeat(ScriptModule):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 3)
+
+    @script_method
+    def forward(self, x):
+        for _ in range(x.size(0)):
+            x = torch.tanh(self.fc(x))
+        return x
+
+
+class Scale(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.full([3], 0.5))
+
+    def forward(self, x):
+        return x * self.scale
+
+
+class CallsScriptedSubmodules(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.repeat = Repeat()
+        self.scale = Scale()
+
+    def forward(self, x):
+        return self.scale(self.repeat.forward(x)) + self.repeat(x)
+
+
+def test_methods_of_scripted_submodules_are_recorded_with_their_control_flow():
+    """A traced module calling its `@script_method` submodule (as `m.forward(x)` or `m(x)`)
+    records the call through the submodule, loop included: a trace made with two rows runs
+    the loop once per row of a later input."""
+    model = CallsScriptedSubmodules()
+    traced = trace(model, (torch.randn(2, 3),))
+    text = str(traced.graph)
+    assert "prim::Loop" in text and 'prim::GetAttr[name="repeat"]' in text
+    for rows in (1, 4):
+        x = torch.randn(rows, 3)
+        assert np.allclose(traced(x).detach().numpy(), model(x).detach().numpy())
+    with torch.no_grad():
+        model.repeat.fc.bias.fill_(2.0)  # the trace reads the submodule's state, not a copy
+    x = torch.randn(3, 3)
+    assert np.allclose(traced(x).detach().numpy(), model(x).detach().numpy())
+
+
+outside = Repeat()
+
+
+class CallsAModuleOutsideItself(nn.Module):
+    def forward(self, x):
+        return outside(x)
+
+
+def test_a_scripted_module_outside_the_traced_one_is_a_typed_error():
+    with pytest.raises(TracingError, match="not part of the trace"):
+        trace(CallsAModuleOutsideItself(), (torch.randn(2, 3),))

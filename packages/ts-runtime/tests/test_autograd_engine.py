@@ -224,3 +224,57 @@ def test_interpreted_composites_keep_gradients():
     y = ts.dropout(x.t().contiguous().to(ts.float32), 0.0, True)
     y.sum().backward()
     assert x.grad.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+
+
+# A second backward through released nodes: refused only where a node needs a tensor it
+# saved (as PyTorch's SavedVariable is freed), so a buffer that keeps accumulating a value
+# which requires grad can be backpropagated on every iteration.
+def _buffer_accumulates(lib, make_term, iterations=3):
+    x = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+    buf = lib.zeros(2, 3, dtype=lib.float64)
+    grads = []
+    for _ in range(iterations):
+        buf.add_(make_term(lib, x), alpha=2)
+        (buf * 1.5).sum().backward()
+        grads.append(x.grad.tolist())
+    return grads
+
+
+RETRAVERSALS = {
+    "add_ of a leaf": lambda lib, x: x,
+    "add_ of a view": lambda lib, x: x.view(3, 1).t().reshape(3),
+    "add_ of cat and neg": lambda lib, x: -lib.cat([x[:1], x[1:]]),
+    "add_ of exp (saves its result)": lambda lib, x: x.exp(),
+    "add_ of x * x (saves both)": lambda lib, x: x * x,
+    "add_ of tanh of a slice": lambda lib, x: x[:2].tanh().sum() * x,
+}
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", list(RETRAVERSALS))
+def test_retraversing_released_nodes_fails_where_pytorchs_does(name):
+    torch = pytest.importorskip("torch")
+    make = RETRAVERSALS[name]
+
+    def outcome(lib):
+        try:
+            return _buffer_accumulates(lib, make)
+        except Exception as exc:  # the error's class differs; its message is PyTorch's
+            assert "backward through the graph a second time" in str(exc), exc
+            return "refused"
+
+    expected = outcome(torch)
+    assert outcome(ts) == expected
+
+
+def test_a_node_that_saved_no_tensor_runs_again_after_release():
+    x = leaf([[1.0, 2.0, 3.0]])
+    b = leaf([1.0, 1.0, 1.0])
+    y = (x + b).sum()
+    y.backward()
+    y.backward()  # AddBackward and SumBackward keep only sizes
+    assert x.grad.tolist() == [[2.0, 2.0, 2.0]] and b.grad.tolist() == [2.0, 2.0, 2.0]
+    z = (x * b).sum()
+    z.backward()
+    with pytest.raises(ts.TensorError, match="second time"):
+        z.backward()

@@ -43,7 +43,7 @@ from .script import (
     script_source,
 )
 from .script_module import ScriptModule, script_method
-from .tracer import TracerWarning, TracingCheckError, trace
+from .tracer import TracerWarning, TracingCheckError, TracingError, trace
 
 _registrations.register()
 
@@ -67,6 +67,7 @@ __all__ = [
     "SourceUnavailableError",
     "TracerWarning",
     "TracingCheckError",
+    "TracingError",
     "UndefinedNameError",
     "UninitializedVariableError",
     "annotate",

@@ -118,12 +118,19 @@ class TracingCheckError(TorchScriptError):
     """Running the trace again did not reproduce what the Python function computes."""
 
 
+class TracingError(TorchScriptError):
+    """The traced code did something a trace cannot record."""
+
+
 class TracingState:
     """The graph being recorded and the values of the tensors seen so far."""
 
     def __init__(self) -> None:
         self.graph = Graph()
         self.values: dict[int, Value] = {}
+        # the traced module and its submodules, by id: their `self` values in the graph, for
+        # calls of their compiled methods (a `ScriptModule` submodule's `forward`)
+        self.modules: dict[int, Value] = {}
         self.keep_alive: list[Any] = []
         # above zero while the library runs on the user's behalf (a kernel, a conversion,
         # dispatch binding arguments): sizes are then plain ints, and nothing warns
@@ -139,6 +146,13 @@ class TracingState:
         self.values[id(tensor)] = value
         self.keep_alive.append(tensor)
 
+    def set_module(self, module: Any, value: Value) -> None:
+        """Bind a module of the traced module's tree (and its compiled form, if it has one)."""
+        for obj in (module, module.__dict__.get("_actual_script_module")):
+            if obj is not None:
+                self.modules[id(obj)] = value
+                self.keep_alive.append(obj)
+
     def is_traced(self, obj: Any) -> bool:
         return id(obj) in self.values
 
@@ -151,6 +165,15 @@ class TracingState:
                 v = g.insert_constant(obj)
                 self.set_value(obj, v)
             return v
+        if isinstance(obj, (ts_runtime.ScriptModule, ts_runtime.nn.Module)):
+            module = self.modules.get(id(obj))
+            if module is None:
+                raise TracingError(
+                    f"a method of {type(obj).__name__} is called while tracing, but the module "
+                    "is not part of the trace: modules called during a trace must be "
+                    "submodules of the traced module"
+                )
+            return module
         if isinstance(obj, (list, tuple)) and any(isinstance(x, ts_runtime.Tensor) for x in obj):
             element = expected.element if isinstance(expected, ListType) else None
             items = [self.value_of(x, element) for x in obj]
@@ -819,6 +842,7 @@ def trace(
 def _bind_module(state: TracingState, module: Any, value: Value, class_type: ClassType) -> None:
     """Map the module's parameters and buffers (recursively) to GetAttrs of `self`."""
     g = state.graph
+    state.set_module(module, value)
     for name, typ in class_type.attributes.items():
         if name in getattr(module, "_parameters", {}) or name in getattr(module, "_buffers", {}):
             tensor = getattr(module, name)

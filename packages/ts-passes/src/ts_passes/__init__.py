@@ -50,6 +50,7 @@ from .fusion_backend import (
     register_fusion_backend,
     unregister_fusion_backend,
 )
+from .fusion_size_outputs import remove_outputs_used_only_in_size
 from .gradients import (
     GRADIENTS,
     GradientBuilder,
@@ -111,6 +112,7 @@ from .shape_analysis import erase_shape_information, propagate_shapes
 from .shape_rules import shape_rules
 from .specialize_autograd_zero import specialize_autograd_zero
 from .subgraph_utils import create_singleton_subgraph, merge_node_into_subgraph, unmerge_subgraph
+from .transpose_products import transpose_products
 from .value_refinement import peephole_list_idioms, refine_integer_values, refine_list_lengths
 
 __all__ = [
@@ -207,6 +209,7 @@ __all__ = [
     "remove_dominated_guards",
     "remove_list_mutation",
     "remove_mutation",
+    "remove_outputs_used_only_in_size",
     "remove_profile_nodes",
     "remove_tensor_mutation",
     "requires_grad",
@@ -215,6 +218,7 @@ __all__ = [
     "run_passes",
     "shape_rules",
     "specialize_autograd_zero",
+    "transpose_products",
     "unmerge_subgraph",
     "unregister_fusion_backend",
     "unroll_loops",

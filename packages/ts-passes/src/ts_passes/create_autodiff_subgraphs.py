@@ -31,10 +31,11 @@ Cost: O(nodes x merges) moves and one AliasDb per scan.
 from __future__ import annotations
 
 from ts_ir import Block, Graph, Node, TensorType, Value, prim
+from ts_schema import RuleTable
 
 from .alias_analysis import AliasDb
 from .common_subexpression_elimination import eliminate_common_subexpression
-from .gradients import is_differentiable
+from .gradients import GRADIENTS, GradientRule, is_differentiable
 from .jit_log import PassLogger
 from .subgraph_utils import (
     count_nodes,
@@ -52,13 +53,21 @@ DEFAULT_THRESHOLD = 2
 
 
 class _Slicer:
-    __slots__ = ("block", "graph", "groups", "threshold")
+    __slots__ = ("block", "graph", "groups", "rules", "threshold")
 
-    def __init__(self, block: Block, graph: Graph, threshold: int, groups: list[Node]) -> None:
+    def __init__(
+        self,
+        block: Block,
+        graph: Graph,
+        threshold: int,
+        groups: list[Node],
+        rules: RuleTable[GradientRule],
+    ) -> None:
         self.block = block
         self.graph = graph
         self.threshold = threshold
         self.groups = groups
+        self.rules = rules
 
     def run(self) -> None:
         changed = True
@@ -75,7 +84,7 @@ class _Slicer:
         while node is not None and node is not self.block.return_node:
             prev = node.prev
             for b in node.blocks:
-                _Slicer(b, self.graph, self.threshold, self.groups).run()
+                _Slicer(b, self.graph, self.threshold, self.groups, self.rules).run()
             if node.kind is DIFFERENTIABLE_GRAPH:
                 eliminate_common_subexpression(subgraph_of(node))
                 if not self.inline_if_too_small(node):
@@ -93,7 +102,7 @@ class _Slicer:
             return True
         # a tensor written in place later (`k = ones(...); k[1, 1] = 5.0`) stays outside:
         # made inside a group, the group's own optimization could not see the writes
-        return is_differentiable(node) and not db.has_writers(list(node.outputs))
+        return is_differentiable(node, rules=self.rules) and not db.has_writers(list(node.outputs))
 
     def scan_node(self, consumer: Node, db: AliasDb) -> tuple[Node | None, bool]:
         # a group starts at a node making tensors: scalar work alone is not worth a group
@@ -231,10 +240,16 @@ def _no_inputs(v: Value) -> Value:
     raise AssertionError("a constant has no inputs")
 
 
-def create_autodiff_subgraphs(graph: Graph, threshold: int = DEFAULT_THRESHOLD) -> bool:
-    """Group differentiable nodes into `prim::DifferentiableGraph`s (see the module docstring)."""
+def create_autodiff_subgraphs(
+    graph: Graph,
+    threshold: int = DEFAULT_THRESHOLD,
+    *,
+    rules: RuleTable[GradientRule] = GRADIENTS,
+) -> bool:
+    """Group differentiable nodes into `prim::DifferentiableGraph`s (see the module docstring);
+    `rules` is the table of symbolic gradients deciding what is differentiable."""
     groups: list[Node] = []
-    _Slicer(graph.block, graph, threshold, groups).run()
+    _Slicer(graph.block, graph, threshold, groups, rules).run()
     groups = _unmerge_aliasing_outputs(graph, groups)
     groups = [g for g in groups if g.owning_block is not None]
     final: list[Node] = []

@@ -293,7 +293,7 @@ def gradient_of(node: Node) -> Gradient:
     return grad
 
 
-def differentiate_graphs(graph: Graph) -> bool:
+def differentiate_graphs(graph: Graph, *, rules: RuleTable[GradientRule] = GRADIENTS) -> bool:
     """Differentiate every `prim::DifferentiableGraph`'s subgraph in place (`pack_gradient`).
 
     A group with a node whose gradient cannot be written is put back into the
@@ -309,7 +309,7 @@ def differentiate_graphs(graph: Graph) -> bool:
             continue
         sub = node.g("Subgraph").copy()
         try:
-            grad = differentiate(sub)
+            grad = differentiate(sub, rules=rules)
         except NotDifferentiableError as exc:
             log.update(lambda exc=exc: f"cannot differentiate a group ({exc}); inlining it")
             unmerge_subgraph(node)

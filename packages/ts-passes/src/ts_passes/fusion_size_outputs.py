@@ -3,9 +3,9 @@ as TorchScript's graph fuser does (`removeOutputsUsedOnlyInSize`, `buildShapeExp
 
 Backward graphs need the sizes of forward intermediates (to sum gradients of
 broadcast operands); after fusion those intermediates would be outputs of a
-group just for `aten::size`. Inside a fusion group every node is pointwise,
-so the size of any value is the broadcast of its operands' sizes (a chunk's
-is `prim::ChunkSizes` of its input's), down to the group's inputs:
+group just for `aten::size`. The size of a pointwise node's value is the
+broadcast of its operands' sizes (a chunk's is `prim::ChunkSizes` of its
+input's), down to the group's inputs:
 
     %y, %t = prim::FusionGroup_0(%a, %b)          %y = prim::FusionGroup_0(%a, %b)
     %s = aten::size(%t)                     →     %sa = aten::size(%a)
@@ -13,7 +13,9 @@ is `prim::ChunkSizes` of its input's), down to the group's inputs:
                                                   %s = prim::BroadcastSizes(%sa, %sb)
 
 The size expressions go before the group; the output, and what computed only
-it, leave the group. O(nodes of the groups).
+it, leave the group. A value computed through a node that is not pointwise
+(a fused reduction, `mean(x, [-1], True)`, whose schema takes a `dim`) has no
+such expression and stays an output. O(nodes of the groups).
 """
 
 from __future__ import annotations
@@ -27,6 +29,18 @@ from .jit_log import PassLogger
 log = PassLogger(__name__)
 
 _INT_LIST = ListType(IntType.get())
+
+
+def is_pointwise(node: Node) -> bool:
+    """Whether the node's result has the broadcast size of its tensor operands: not so for
+    ops taking dimensions or sizes (reductions, softmax, views) or without a known schema."""
+    schema = node.maybe_schema()
+    if schema is None:
+        return False
+    return not any(
+        a.name in ("dim", "dims", "size", "shape") or isinstance(a.type, ListType)
+        for a in schema.arguments
+    )
 
 
 class _Sizes:
@@ -69,6 +83,8 @@ class _Sizes:
                     o.set_type(_INT_LIST)
                 last = v.offset == len(node.outputs) - 1
                 out = cs.outputs[1 if last else 0]
+            elif not is_pointwise(node):
+                return None
             else:
                 if Tag.shape_of_first in registry.tags_of(node):
                     tensors = tensors[:1]

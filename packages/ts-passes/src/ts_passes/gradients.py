@@ -158,9 +158,19 @@ class GradientBuilder:
         key = _memo_key(op.key, args) if graph is self.f else None
         if key is not None and key in self._hoisted:
             return self._hoisted[key]
-        values = [self._as_value(graph, a) for a in args]
+        positional: list[Value] = []
+        keywords: dict[str, Value] = {}
+        formals = op.schema.arguments
+        if len(args) > len(formals) and not op.schema.is_vararg:
+            raise NotDifferentiableError(f"{op.key} takes {len(formals)} arguments")
+        for i, a in enumerate(args):
+            v = self._as_value(graph, a)
+            if i < len(formals) and formals[i].kwarg_only:
+                keywords[formals[i].name] = v
+            else:
+                positional.append(v)
         try:
-            matched = match_schema(op.schema, graph, values, allow_conversions=True)
+            matched = match_schema(op.schema, graph, positional, keywords, allow_conversions=True)
         except TorchScriptError as exc:
             raise NotDifferentiableError(f"{op.key}: {exc}") from exc
         with self._inserting(graph):

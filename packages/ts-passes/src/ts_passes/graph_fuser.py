@@ -50,6 +50,7 @@ from .alias_analysis import AliasDb
 from .dead_code_elimination import eliminate_dead_code, eliminate_dead_code_in_block
 from .fusion_backend import backend_for, fusion_backends
 from .fusion_rewrites import rewrite_for_fusion
+from .fusion_size_outputs import is_pointwise
 from .jit_log import PassLogger
 from .node_properties import node_key
 
@@ -317,6 +318,9 @@ class _GraphFuser:
                 v.node.kind is not FUSION_GROUP
                 and v.node.owning_block is self.block
                 and self.is_simple_map(v.node)
+                # a fusible reduction or normalization over the chunked dimension does
+                # not commute with the chunk: only pointwise work moves below it
+                and is_pointwise(v.node)
                 and self._all_users_are(chunk, v)
                 and len(v.node.outputs) == 1
                 and (

@@ -16,7 +16,7 @@ mutation (so nothing in between reads or aliases `x`). An output of a
 `prim::If` whose branches each yield a fresh value used nowhere else counts as
 fresh, the `If` moving as its creation. `zero_` and `fill_` map to
 `zeros_like` and `full_like`; `normal_` without a generator of its own to
-`normal(mean, std, x.size(), dtype=, layout=, device=)` of `x`'s.
+`normal(mean, std, x.size(), dtype=, layout=, device=, pin_memory=)` of `x`'s.
 
 Lists: `l = [a]; l.append(b)` (or `insert` at a constant index) becomes
 `l = [a, b]` under the same conditions; `l[i] = b` at a constant index inside
@@ -192,6 +192,7 @@ class _MutationRemover:
                             "dtype": graph.insert("prim::dtype", [x]),
                             "layout": graph.insert("prim::layout", [x]),
                             "device": graph.insert("prim::device", [x]),
+                            "pin_memory": graph.insert("aten::is_pinned", [x, None]),
                         },
                     )
                 else:

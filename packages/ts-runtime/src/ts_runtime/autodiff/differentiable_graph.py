@@ -37,7 +37,7 @@ from ts_ir import Graph, Node, prim
 from ts_passes import Gradient, gradient_of
 
 from ..autograd.grad_mode import GRAD_MODE
-from ..autograd.graph import Edge, edge_of, set_history
+from ..autograd.graph import FREED_MESSAGE, Edge, edge_of, set_history
 from ..autograd.graph import Node as AutogradNode
 from ..ops.dispatch import implement_factory
 from ..tensor import Tensor, TensorError, wrap
@@ -87,10 +87,7 @@ class DifferentiableGraphBackward(AutogradNode):
     def _apply(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
         captures = self._captures
         if captures is None:
-            raise TensorError(
-                "Trying to backward through the graph a second time (or directly access saved tensors after "
-                "they have already been freed). Specify retain_graph=True if you need to backward a second time."
-            )
+            raise TensorError(FREED_MESSAGE)
         for t, version in self._versions:
             if t._version_number != version:
                 raise TensorError(
@@ -107,7 +104,17 @@ class DifferentiableGraphBackward(AutogradNode):
         return list(out)
 
     def release(self) -> None:
-        self._captures = None
+        # captures that are all non-tensors (sizes, scalars) are kept: like PyTorch's, the
+        # backward runs again as long as it saved no tensor
+        if self._versions or any(_holds_tensor(c) for c in self._captures or ()):
+            self._captures = None
+            self._versions = []
+
+
+def _holds_tensor(value: Any) -> bool:
+    if isinstance(value, Tensor):
+        return True
+    return isinstance(value, (list, tuple)) and any(_holds_tensor(v) for v in value)
 
 
 class DifferentiableGraphOp:

@@ -36,6 +36,7 @@ from ts_ir import (
     NoneType,
     OptionalType,
     TensorType,
+    TorchScriptError,
     Type,
     Value,
     constant_value,
@@ -78,6 +79,18 @@ class SymbolicArray:
 
     def __getattr__(self, name: str) -> Any:
         raise NotSymbolicError(f"the formula reads `{name}` of a tensor's data")
+
+    def _refuse(self, *args: Any) -> Any:
+        raise NotSymbolicError("the formula computes with a tensor's data")
+
+    # Python's operators look these up on the class, not through __getattr__
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _refuse
+    __truediv__ = __rtruediv__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _refuse
+    __pow__ = __rpow__ = __matmul__ = __rmatmul__ = __neg__ = __pos__ = __abs__ = _refuse
+    __lt__ = __le__ = __gt__ = __ge__ = _refuse
+    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __invert__ = _refuse
+    __getitem__ = __setitem__ = __iter__ = __len__ = __bool__ = _refuse
+    __float__ = __int__ = __index__ = __complex__ = __array__ = _refuse
 
 
 class SymbolicTensor(Tensor):
@@ -289,8 +302,11 @@ def formula_rule(builder: GradientBuilder, node: Node, grads: list[Value | None]
         per_arg = tuple(formula(grad_in, *args, result=result))
     except NotDifferentiableError:
         raise
-    except Exception as exc:
-        # anything a formula cannot do on symbolic tensors (numpy on their data, say)
+    except TorchScriptError as exc:
+        # a typed refusal of an operator called on symbolic tensors (an overload that does
+        # not accept them, say). Anything else (AttributeError, TypeError, ...) is a bug in
+        # the formula or in this module and propagates: hiding it would silently leave the
+        # operator's nodes, and every group around them, to eager autograd.
         raise NotSymbolicError(f"{op.key}: the formula cannot run symbolically ({exc})") from exc
     gradients: list[Value | None] = []
     for g in per_arg:

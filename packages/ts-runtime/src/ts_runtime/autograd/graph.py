@@ -78,6 +78,29 @@ class Node:
         return self.apply(list(grads))
 
 
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Specify retain_graph=True if you need to backward a second time."
+)
+
+
+def _metadata_only(value: Any) -> Any:
+    """`value` with each host tensor replaced by one of its shape and dtype holding no data: a
+    zero-stride broadcast of NaN (or 0 for integers and booleans), so that a formula reading
+    data it did not declare in `saves` gives NaN gradients rather than plausible ones."""
+    if isinstance(value, Tensor):
+        data = value._data
+        if data.__class__ is not np.ndarray:
+            return value  # device storage: kept as it is
+        fill = np.nan if data.dtype.kind in "fc" else 0
+        return wrap(np.broadcast_to(np.array(fill, dtype=data.dtype), data.shape))
+    if isinstance(value, tuple):
+        return tuple(_metadata_only(v) for v in value)
+    if isinstance(value, list):
+        return [_metadata_only(v) for v in value]
+    return value
+
+
 class OpBackward(Node):
     """The backward of an operator call, computed by its derivative formula."""
 
@@ -105,10 +128,7 @@ class OpBackward(Node):
 
     def _apply(self, grads: list[Tensor | None]) -> Sequence[Tensor | None]:
         if self._args is None:
-            raise TensorError(
-                "Trying to backward through the graph a second time (or directly access saved tensors after "
-                "they have already been freed). Specify retain_graph=True if you need to backward a second time."
-            )
+            raise TensorError(FREED_MESSAGE)
         for t, version in self._saved_versions:
             if t._version_number != version:
                 raise TensorError(
@@ -131,8 +151,18 @@ class OpBackward(Node):
         return out
 
     def release(self) -> None:
-        self._args = None  # type: ignore[assignment]
-        self._result = None
+        """Free what the formula saved. A formula that saves no tensor (`saves=()`: it reads
+        only its arguments' sizes and dtypes, as `add` or `view` do) keeps metadata-only
+        stand-ins and can run again, as PyTorch's nodes without saved variables can."""
+        if self._args is None:
+            return
+        if self._saved_versions:
+            self._args = None  # type: ignore[assignment]
+            self._result = None
+            self._saved_versions = []
+        else:
+            self._args = _metadata_only(self._args)
+            self._result = _metadata_only(self._result)
 
 
 class NotDifferentiable(Node):
@@ -287,6 +317,10 @@ class CopySlices(Node):
         first = res[0]
         region[...] = 0 if first is None else first._data
         return [wrap(result), *res[1:]]
+
+    def release(self) -> None:
+        if self.fn is not None:
+            self.fn.release()
 
 
 class ViewOfBase(Node):

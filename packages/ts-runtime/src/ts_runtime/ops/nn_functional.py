@@ -97,7 +97,6 @@ def batch_norm(
     if x.dtype.kind not in "fc":
         raise TensorError(f"\"batch_norm\" not implemented for '{x.dtype.name}'")
     axes = (0, *range(2, x.ndim))
-    shape = _channel_shape(x)
     for name, p in (
         ("weight", weight),
         ("bias", bias),
@@ -106,37 +105,87 @@ def batch_norm(
     ):
         if p is not None and p._data.size != x.shape[1]:
             raise TensorError(f"{name} should contain {x.shape[1]} elements not {p._data.size}")
+    work = _norm_dtype(x.dtype)
     if training:
         count = x.size // x.shape[1] if x.shape[1] else 0
         if count <= 1:
             raise TensorError(
                 f"Expected more than 1 value per channel when training, got input size {shape_str(x.shape)}"
             )
-        mean = mean_array(x, axes, False)
-        xc = x - mean.reshape(shape)
-        var = mean_array(xc * xc, axes, False)
+        mean, var_sum = _batch_stats(x, axes, count, work)
+        var = var_sum / work.type(count)
+        # 1 / sqrt(var + eps) in the accumulation type, then rounded; 0 where both are 0
+        with np.errstate(divide="ignore"):
+            invstd = (1.0 / np.sqrt(var.astype(_accumulation(work)) + eps)).astype(work)
+        if eps == 0:
+            invstd[var == 0] = 0
         if running_mean is not None:
             rm = running_mean._data
             rm[...] = (1 - momentum) * rm + momentum * mean
             bump_version(running_mean)
         if running_var is not None:
             rv = running_var._data
-            rv[...] = (1 - momentum) * rv + momentum * var * (count / (count - 1))
+            rv[...] = (1 - momentum) * rv + momentum * (var_sum / (count - 1))
             bump_version(running_var)
     else:
         if running_mean is None or running_var is None:
             raise TensorError(
                 f"running_{'mean' if running_mean is None else 'var'} must be defined in evaluation mode"
             )
-        mean = running_mean._data
-        var = running_var._data
-        xc = x - mean.reshape(shape).astype(x.dtype, copy=False)
-    y = xc / np.sqrt(var.reshape(shape).astype(x.dtype, copy=False) + x.dtype.type(eps))
-    if weight is not None:
-        y *= weight._data.reshape(shape)
-    if bias is not None:
-        y += bias._data.reshape(shape)
-    return result(y.astype(x.dtype, copy=False))
+        mean = running_mean._data.astype(work, copy=False)
+        var = running_var._data.astype(work, copy=False)
+        invstd = work.type(1) / np.sqrt(var + work.type(eps))
+    return result(_batch_norm_affine(x, mean, invstd, weight, bias, work))
+
+
+def _norm_dtype(dt: np.dtype) -> np.dtype:
+    """The type normalization computes its per-channel terms in (half precision in float)."""
+    return np.dtype(np.float32) if dt.kind == "f" and dt.itemsize < 4 else dt
+
+
+def _accumulation(work: np.dtype) -> np.dtype:
+    """The type per-channel sums accumulate in: double for float, as PyTorch's CPU kernels do."""
+    return np.dtype(np.float64) if work == np.float32 else work
+
+
+def _batch_stats(
+    x: ndarray, axes: tuple[int, ...], count: int, work: np.dtype
+) -> tuple[ndarray, ndarray]:
+    """Per-channel mean and sum of squared deviations, as PyTorch's CPU batch norm computes them:
+    both sums accumulate in double for float input; the mean is rounded to the input's type
+    before the deviations (x - mean)^2 are taken in that type."""
+    acc = _accumulation(work)
+    xw = x.astype(work, copy=False)
+    mean = (np.add.reduce(xw, axis=axes, dtype=acc) / count).astype(work)
+    dev = xw - mean.reshape(_channel_shape(x))
+    dev *= dev
+    return mean, np.add.reduce(dev, axis=axes, dtype=acc).astype(work)
+
+
+def _batch_norm_affine(
+    x: ndarray,
+    mean: ndarray,
+    invstd: ndarray,
+    weight: Tensor | None,
+    bias: Tensor | None,
+    work: np.dtype,
+) -> ndarray:
+    """x * alpha + beta per channel, alpha = invstd * weight, beta = bias - mean * alpha: the
+    form PyTorch's CPU kernel evaluates, with its fused multiply-adds (a float product is exact
+    in double, so one double multiply-add rounded to float is the fused result)."""
+    shape = _channel_shape(x)
+    alpha = invstd * weight._data.astype(work, copy=False) if weight is not None else invstd
+    b = bias._data.astype(work, copy=False) if bias is not None else work.type(0)
+    if work == np.float32:
+        wide = np.float64
+        beta = (b.astype(wide) - mean.astype(wide) * alpha.astype(wide)).astype(work)
+        y = x.astype(wide) * alpha.astype(wide).reshape(shape)
+        y += beta.astype(wide).reshape(shape)
+    else:
+        beta = b - mean * alpha
+        y = x.astype(work, copy=False) * alpha.reshape(shape)
+        y += beta.reshape(shape)
+    return y.astype(x.dtype, copy=False)
 
 
 @implements("aten::group_norm")

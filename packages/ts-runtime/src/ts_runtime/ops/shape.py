@@ -880,6 +880,12 @@ def is_contiguous(self: Tensor) -> bool:
     return self.is_contiguous()
 
 
+@implements("aten::is_pinned", autograd=False)
+def is_pinned(self: Tensor, device: Any = None) -> bool:
+    """Host memory here is never page-locked for a GPU's transfers (no `pin_memory`)."""
+    return False
+
+
 @implements("aten::element_size", autograd=False)
 def element_size(self: Tensor) -> int:
     return self._data.itemsize
