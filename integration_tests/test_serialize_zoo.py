@@ -29,14 +29,6 @@ zoo_harness = pytest.importorskip("zoo.harness")
 
 NAMES = list(zoo_models.SPECS)
 
-# PyTorch's nn modules script to operators ts-runtime does not implement yet: their
-# archives load, but cannot run
-NEEDS_OPERATORS = {
-    "lstm_lm": "aten::lstm",
-    "gru_encoder": "aten::gru",
-    "transformer": "aten::is_autocast_enabled and aten::_transformer_encoder_layer_fwd",
-}
-
 
 def _setup(lib_module, name: str):
     lib = zoo_harness.Library(lib_module)
@@ -162,10 +154,6 @@ def test_pytorch_archives_of_the_zoo_give_torch_jit_loads_output(tmp_path, name,
     with torch.no_grad():
         want = torch.jit.load(str(path))(x).numpy()
     ours = ts_serialize.load(path)
-    if name in NEEDS_OPERATORS:
-        with pytest.raises(Exception, match="no implementation"), ts_runtime.no_grad():
-            ours(ts_runtime.from_numpy(x.numpy().copy()))
-        pytest.xfail(f"ts-runtime does not implement {NEEDS_OPERATORS[name]} yet")
     with ts_runtime.no_grad():
         got = ours(ts_runtime.from_numpy(x.numpy().copy())).numpy()
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5, err_msg=json.dumps([name, how]))

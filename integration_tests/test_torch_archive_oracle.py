@@ -6,8 +6,7 @@ module holding a TorchScript class; one with extra files; an LSTM language
 model and a Transformer encoder), plus ResNet-18 (11.7M parameters), all
 written fresh by the PyTorch in this environment. Besides the outputs, every
 method of every submodule must compile to the graph `torch.jit.load` makes of
-the same archive, up to value names: this holds also for the models whose
-operators ts-runtime cannot run yet.
+the same archive, up to value names.
 """
 
 from __future__ import annotations
@@ -21,14 +20,6 @@ import pytest
 
 HERE = Path(__file__).parent
 ARCHIVES = HERE.parent / "packages" / "ts-serialize" / "tests" / "torch_archives"
-
-# Operators ts-runtime does not implement yet: the archives load, but cannot run.
-NEEDS_OPERATORS = {
-    "lstm_scripted": "aten::lstm",
-    "lstm_traced": "aten::lstm",
-    "transformer_scripted": "aten::is_autocast_enabled and the attention kernels",
-    "transformer_traced": "aten::_transformer_encoder_layer_fwd",
-}
 
 
 @pytest.fixture(scope="module")
@@ -94,10 +85,6 @@ def test_pytorch_2_13_archives_give_torch_jit_loads_outputs(written, name) -> No
     expected = [
         data[k] for k in sorted((k for k in data.files if k.startswith("output")), key=_index)
     ]
-    if name in NEEDS_OPERATORS:
-        with pytest.raises(Exception, match="no implementation"), ts_runtime.no_grad():
-            module(*inputs)
-        pytest.xfail(f"ts-runtime does not implement {NEEDS_OPERATORS[name]} yet")
     with ts_runtime.no_grad():
         got = _flatten(module(*inputs))
     assert len(got) == len(expected)

@@ -22,14 +22,6 @@ HERE = Path(__file__).parent / "torch_archives"
 OTHER = HERE / "torch-2.14.1"
 NAMES = sorted(p.stem for p in OTHER.glob("*.pt"))
 
-# Models whose operators ts-runtime does not implement yet: they load, but cannot run.
-NEEDS_OPERATORS = {
-    "lstm_scripted": "aten::lstm",
-    "lstm_traced": "aten::lstm",
-    "transformer_scripted": "aten::is_autocast_enabled and the attention kernels",
-    "transformer_traced": "aten::_transformer_encoder_layer_fwd",
-}
-
 
 def recorded(path: Path) -> tuple[list[Any], list[np.ndarray]]:
     data = np.load(path.with_suffix(".npz"), allow_pickle=False)
@@ -70,10 +62,6 @@ def test_archives_from_pytorch_2_14_load_and_give_its_outputs(name: str) -> None
     path = OTHER / f"{name}.pt"
     module = ts_serialize.load(path)
     assert isinstance(module, torch.ScriptModule)
-    if name in NEEDS_OPERATORS:
-        with pytest.raises(Exception, match="no implementation"):
-            check_outputs(module, path)
-        pytest.xfail(f"ts-runtime does not implement {NEEDS_OPERATORS[name]} yet")
     check_outputs(module, path)
 
 
@@ -148,8 +136,7 @@ def test_converting_to_a_tsjit_archive_keeps_every_graph(tmp_path: Path, name: s
                 obj.method(method).graph, after[q].method(method).graph
             )
             assert difference is None, f"{q}.{method}: {difference}"
-    if name not in NEEDS_OPERATORS:
-        check_outputs(converted, path)
+    check_outputs(converted, path)
 
 
 def test_archives_from_another_pytorch(tmp_path: Path) -> None:
@@ -163,8 +150,7 @@ def test_archives_from_another_pytorch(tmp_path: Path) -> None:
     assert not version.startswith("2.13"), "the point is another version than the oracle's"
     for path in sorted(out.glob("*.pt")):
         module = ts_serialize.load(path)
-        if path.stem not in NEEDS_OPERATORS:
-            check_outputs(module, path)
+        check_outputs(module, path)
     if os.environ.get("TSJIT_UPDATE_ARCHIVES") and version.startswith("2.14.1"):
         for path in out.iterdir():
             (OTHER / path.name).write_bytes(path.read_bytes())

@@ -377,6 +377,38 @@ def rnn_cell_rule(args: ShapeArgs) -> Any:
     return [one, one] if gates == 4 else one
 
 
+def fused_rnn_rule(args: ShapeArgs) -> Any:
+    """lstm, gru (.input padded, .data packed): (output, h_n[, c_n]) of the input's dtype and
+    device; the output has the input's rank, the final states are (layers * directions,
+    batch, hidden)."""
+    x = args.tensor(0)
+    if x is None:
+        return None
+    output = make_tensor(x.scalar_type, x.device, x.dim(), [x])
+    state = make_tensor(x.scalar_type, x.device, 3, [x])
+    return [output, state, state] if args.node.kind == "aten::lstm" else [output, state]
+
+
+def multi_head_attention_rule(args: ShapeArgs) -> Any:
+    """_native_multi_head_attention: (the query's shape, attention weights of unknown rank:
+    absent, averaged over heads or per head)."""
+    q = args.tensor("query")
+    if q is None:
+        return None
+    sizes = complete_sizes(q)
+    out = make_tensor(q.scalar_type, q.device, sizes or q.dim(), [q], contiguous=True)
+    return [out, make_tensor(q.scalar_type, q.device, None, [q])]
+
+
+def encoder_layer_rule(args: ShapeArgs) -> Any:
+    """_transformer_encoder_layer_fwd: the shape, dtype and device of src, laid out anew."""
+    src = args.tensor("src")
+    if src is None:
+        return None
+    sizes = complete_sizes(src)
+    return make_tensor(src.scalar_type, src.device, sizes or src.dim(), [src], contiguous=True)
+
+
 def embedding_bag_rule(args: ShapeArgs) -> Any:
     """embedding_bag: (one row per bag of weight's dtype, and three int64 bookkeeping
     vectors)."""
@@ -408,6 +440,10 @@ def _register() -> None:
         r(f"aten::{name}", pixel_shuffle_rule)
     for name in ("lstm_cell", "gru_cell", "rnn_tanh_cell", "rnn_relu_cell"):
         r(f"aten::{name}", rnn_cell_rule)
+    for name in ("lstm", "gru"):
+        r(f"aten::{name}", fused_rnn_rule)
+    r("aten::_native_multi_head_attention", multi_head_attention_rule)
+    r("aten::_transformer_encoder_layer_fwd", encoder_layer_rule)
     for name in ("embedding_bag", "_embedding_bag"):
         r(f"aten::{name}", embedding_bag_rule)
     for name in (

@@ -31,6 +31,7 @@ from . import (  # noqa: F401
     prims,
     random,
     rearrange,
+    recurrent,
     reduction,
     resampling,
     scalars,
@@ -41,6 +42,7 @@ from . import (  # noqa: F401
     special,
     strings,
     ternary,
+    transformer,
     windows,
 )
 

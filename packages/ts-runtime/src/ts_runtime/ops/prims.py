@@ -215,6 +215,8 @@ register("is_scripting", ("",), lambda: True, "True")
 register("has_torch_function", ("",), lambda *args: False)
 register("_get_tracing_state", ("",), lambda: False, "False")
 register("is_grad_enabled", ("",), lambda: GRAD_MODE.enabled)
+# CPU only, no mixed precision: autocast is never on
+register("is_autocast_enabled", ("",), lambda: False, "False")
 
 
 def set_grad_enabled(enabled: bool) -> None:
