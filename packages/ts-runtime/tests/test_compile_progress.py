@@ -43,8 +43,8 @@ def test_a_slow_plan_compile_shows_progress_and_a_cached_plan_nothing(monkeypatc
     finally:
         sys.stderr = saved
     frames = [f for f in first.split("\r") if f.strip()]
-    assert frames and all(
-        f.startswith("compiling execution plan for f: a slow pass (") for f in frames
-    )
+    # a loaded machine may draw a frame before the pass names its stage
+    assert frames and all(f.startswith("compiling execution plan for f") for f in frames)
+    assert any(f.startswith("compiling execution plan for f: a slow pass (") for f in frames)
     assert first.rpartition("\r")[2].strip() == ""  # erased when the compile ended
     assert terminal.getvalue() == first  # the second call ran the cached plan
