@@ -44,6 +44,8 @@ def check_seed(seed: int) -> dict:
         torch_run = fuzz_run.run_torch(program, all_executors=False)
     except fuzz_run.Hang:
         return {**out, "status": "torch hung"}
+    except SyntaxError as exc:  # the generator's fault, not a finding: counted, not fatal
+        return {**out, "status": "invalid program", "problems": [repr(exc)]}
     out["torch_compiles"] = "compile_error" not in torch_run["scripted"]
     try:
         tsjit_run = fuzz_run.run_tsjit(program)
@@ -175,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
         f"\nseeds {seeds[0]}..{seeds[-1]}: generated {counts['generated']}, "
         f"compared {compared}, disagreeing {counts['disagree']}, "
         f"eager only (PyTorch refused to script) {counts['eager only']}, "
-        f"crashed or hung {counts['crashed or hung'] + counts['torch hung']}; "
+        f"crashed or hung {counts['crashed or hung'] + counts['torch hung']}, "
+        f"invalid programs generated {counts['invalid program']}; "
         f"{time.perf_counter() - started:.0f} s"
     )
     for kind, n in kinds.most_common():

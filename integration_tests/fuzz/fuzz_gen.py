@@ -1412,7 +1412,10 @@ class Generator:
             # refined: the branch sees the element type
             el = INT if o.type == OPT_INT else TENSOR
             self.scopes[-1].vars[o.name] = Var(o.name, el, o.shape, bases=frozenset({"*"}))
+            start = len(self.lines)
             self.block(self.rng.randrange(1, 3))
+            if len(self.lines) == start:  # every statement tried declined: keep it valid
+                self.emit("pass")
         self.pop()
         self.indent -= 1
         return True
