@@ -76,6 +76,15 @@ class Walk:
     mismatches: list[str] = field(default_factory=list)
     notes: Counter[str] = field(default_factory=Counter)
 
+    def record(self, key: str, mismatch: str | None, checked: int) -> None:
+        """The outcome of one entry: a mismatch, agreement on its samples, or no sample."""
+        if mismatch:
+            self.mismatches.append(mismatch)
+        elif checked:
+            self.agreeing += 1
+        else:
+            self.unsampled.append(key)
+
     def summary(self, name: str) -> str:
         extra = ", ".join(f"{k} {v}" for k, v in sorted(self.notes.items()))
         return (
@@ -224,12 +233,7 @@ def shape_walk() -> Walk:
                     break
             if bad:
                 break
-        if bad:
-            walk.mismatches.append(bad)
-        elif checked:
-            walk.agreeing += 1
-        else:
-            walk.unsampled.append(op.key)
+        walk.record(op.key, bad, checked)
     return walk
 
 
@@ -386,12 +390,7 @@ def gradient_walk() -> Walk:
                 break
             if checked >= 3:
                 break
-        if bad:
-            walk.mismatches.append(bad)
-        elif checked:
-            walk.agreeing += 1
-        else:
-            walk.unsampled.append(op.key)
+        walk.record(op.key, bad, checked)
     return walk
 
 
@@ -454,12 +453,7 @@ def array_kernel_walk() -> Walk:
             if why:
                 bad = f"{op.key} [{label}]: {why}"
                 break
-        if bad:
-            walk.mismatches.append(bad)
-        elif checked:
-            walk.agreeing += 1
-        else:
-            walk.unsampled.append(op.key)
+        walk.record(op.key, bad, checked)
     return walk
 
 
@@ -505,12 +499,7 @@ def lowering_walk() -> Walk:
                 break
             if checked >= 2:
                 break  # compiling is the cost here; the fuser's own tests go wider
-        if bad:
-            walk.mismatches.append(bad)
-        elif checked:
-            walk.agreeing += 1
-        else:
-            walk.unsampled.append(op.key)
+        walk.record(op.key, bad, checked)
     return walk
 
 
