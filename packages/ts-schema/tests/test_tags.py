@@ -60,3 +60,20 @@ def test_the_operator_decorator_takes_tags():
 
     n = Graph().create("tagtest2::emit")
     assert n.has_side_effects()
+
+
+@pytest.mark.parametrize(
+    ("tag", "kinds"),
+    [
+        (Tag.calls, ["prim::CallFunction", "prim::CallMethod", "prim::fork", "prim::PythonOp"]),
+        (Tag.type_check, ["prim::Guard", "prim::BailOut", "prim::TypeCheck"]),
+        (Tag.to_cuda, ["aten::cuda"]),
+        (Tag.autograd_function, ["aten::backward", "aten::grad"]),
+    ],
+)
+def test_builtin_kinds_carry_the_tags_that_replaced_name_lists(tag, kinds):
+    for kind in kinds:
+        assert tag in registry.tags_of(Graph().create(kind)), kind
+    tagged = {name for name, tags in BUILTIN_TAGS.items() if tag in tags}
+    assert tagged == set(kinds)
+    assert tag not in registry.tags_of(Graph().create("aten::add"))

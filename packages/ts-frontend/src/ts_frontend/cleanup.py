@@ -36,16 +36,12 @@ from ts_ir import (
     Value,
     constant_value,
 )
-from ts_schema import registry
+from ts_schema import Tag, registry
 
 from .kinds import (
     CONSTANT,
-    ENTER,
-    EXIT,
-    FORK,
     IF,
     LOOP,
-    RAISE_EXCEPTION,
     TUPLE_CONSTRUCT,
     TUPLE_INDEX,
     TUPLE_UNPACK,
@@ -241,9 +237,6 @@ def _writes_memory(node: Node) -> bool:
     return op is not None and op.schema.is_mutable
 
 
-_ALWAYS_LIVE = frozenset({FORK, "aten::set_grad_enabled", ENTER, EXIT, RAISE_EXCEPTION})
-
-
 class _DeadCode:
     """Mark and sweep: side effects, mutation and the graph's outputs are live."""
 
@@ -257,8 +250,8 @@ class _DeadCode:
         if memo is not None:
             return memo
         result = (
-            node.kind in _ALWAYS_LIVE
-            or node.has_side_effects()
+            node.has_side_effects()
+            or Tag.calls in registry.tags_of(node)  # a forked subgraph may have effects
             or (not node.blocks and node.kind is not CONSTANT and _writes_memory(node))
             or any(self.has_effects(m) for b in node.blocks for m in b.nodes())
         )

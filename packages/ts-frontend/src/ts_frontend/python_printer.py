@@ -60,6 +60,7 @@ from ts_ir import (
     format_double,
     quote_string,
 )
+from ts_schema import Tag, registry
 
 from .kinds import (
     CALL_FUNCTION,
@@ -164,7 +165,6 @@ _BUILTIN_CALLS = {
     "aten::str": "str",
     "aten::sorted": "sorted",
 }
-_OVERRIDE_NAMES = {"aten::backward": "torch.autograd.backward", "aten::grad": "torch.autograd.grad"}
 
 
 class PrintError(TorchScriptError):
@@ -677,9 +677,12 @@ class PythonPrinter:
 
     def operator_call(self, node: Node) -> str:
         kind = node.kind
-        name = _OVERRIDE_NAMES.get(str(kind))
-        if name is None:
-            name = f"torch.{kind.name}" if kind.ns == "aten" else f"ops.{kind.ns}.{kind.name}"
+        if Tag.autograd_function in registry.tags_of(node):
+            name = f"torch.autograd.{kind.name}"
+        elif kind.ns == "aten":
+            name = f"torch.{kind.name}"
+        else:
+            name = f"ops.{kind.ns}.{kind.name}"
         schema = None
         try:
             schema = node.maybe_schema()

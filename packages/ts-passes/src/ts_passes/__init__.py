@@ -92,7 +92,6 @@ from .pipelines import (
     optimize_for_execution,
 )
 from .profiling_instrumentation import (
-    CHECKED_KINDS,
     erase_tensor_types,
     insert_profile_nodes,
     refine_types_from_checks,
@@ -119,7 +118,6 @@ __all__ = [
     "AUTODIFF_PASSES",
     "BACKEND_PACKAGES",
     "BACKWARD_PASSES",
-    "CHECKED_KINDS",
     "DERIVATIVE_PRESERVING_PASSES",
     "ENTRY_POINT_GROUP",
     "ENV_LOG_LEVEL",

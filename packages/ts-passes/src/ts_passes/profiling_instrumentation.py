@@ -25,6 +25,7 @@ bodies, fusion groups). O(uses).
 from __future__ import annotations
 
 from ts_ir import Block, Graph, Node, TensorType, Type, Value, prim, unshaped_type
+from ts_schema import Tag, registry
 
 from .jit_log import PassLogger
 from .shape_analysis import propagate_shapes
@@ -32,10 +33,15 @@ from .shape_analysis import propagate_shapes
 log = PassLogger(__name__)
 
 PROFILE = prim.profile
-#: Nodes of the profiling executor itself: their inputs are never profiled.
-PROFILING_KINDS = frozenset(
-    {prim.profile, prim.profile_ivalue, prim.Guard, prim.BailOut, prim.TypeCheck}
-)
+#: The profiles themselves; their inputs, and those of checks (`Tag.type_check`), are never
+#: profiled.
+PROFILE_KINDS = frozenset({prim.profile, prim.profile_ivalue})
+
+
+def is_profiling_node(node: Node) -> bool:
+    """A node of the profiling executor itself: a profile, or a check (a guard, bailout or
+    type check: tagged `Tag.type_check`)."""
+    return node.kind in PROFILE_KINDS or Tag.type_check in registry.tags_of(node)
 
 
 def _is_tensor(v: Value) -> bool:
@@ -68,9 +74,11 @@ def erase_tensor_types(graph: Graph) -> bool:
     return changed
 
 
-#: Nodes whose outputs' types are facts the profiling pipeline keeps: checks establish them,
-#: fusion groups were typed from checked inputs when they formed.
-CHECKED_KINDS = frozenset({prim.Guard, prim.BailOut, prim.TypeCheck, prim.FusionGroup})
+def has_checked_types(node: Node) -> bool:
+    """Whether the node's outputs' types are facts the profiling pipeline keeps: checks
+    (tagged `Tag.type_check`) establish them, fusion groups were typed from checked inputs when
+    they formed."""
+    return node.kind is prim.FusionGroup or Tag.type_check in registry.tags_of(node)
 
 
 def refine_types_from_checks(graph: Graph) -> bool:
@@ -84,7 +92,7 @@ def refine_types_from_checks(graph: Graph) -> bool:
         block = stack.pop()
         values = [] if block is graph.block else list(block.inputs)
         for node in block.nodes():
-            if node.kind is not prim.Constant and node.kind not in CHECKED_KINDS:
+            if node.kind is not prim.Constant and not has_checked_types(node):
                 values.extend(node.outputs)
             stack.extend(node.blocks)
         for v in values:
@@ -106,7 +114,7 @@ def _profile(graph: Graph, user: Node, offset: int) -> None:
 def _instrument_block(graph: Graph, block: Block) -> int:
     count = 0
     for node in block.nodes():
-        if node.kind not in PROFILING_KINDS:
+        if not is_profiling_node(node):
             for offset, v in enumerate(node.inputs):
                 if _is_tensor(v):
                     _profile(graph, node, offset)

@@ -56,6 +56,7 @@ from ts_ir import (
     constant_type_of,
     prim,
 )
+from ts_schema import Tag, registry
 
 from .devices import storage_device
 from .dtypes import scalar_type_of_numpy
@@ -64,7 +65,6 @@ from .tensor import Tensor
 CPU = Device("cpu")
 #: An attribute value the plan does not specialize to.
 OTHER = "other"
-_CALLS = frozenset({prim.CallFunction, prim.CallMethod, prim.fork})
 _SCALARS = (bool, int, float, str)
 #: Distinct sets of setting values a graph's plans specialize to before settings are read at
 #: run time instead.
@@ -85,7 +85,8 @@ class AttributePath:
 
 def attribute_reads(graph: Graph) -> dict[Node, AttributePath] | None:
     """Every `prim::GetAttr` of a chain rooted at an input of object type, with its path
-    (nested blocks included); None when calls remain, whose callees could write attributes."""
+    (nested blocks included); None when calls remain (nodes tagged `Tag.calls`), whose
+    callees could write attributes."""
     paths: dict[Any, AttributePath] = {}
     for i, v in enumerate(graph.inputs):
         if isinstance(v.type, ClassType):
@@ -93,7 +94,7 @@ def attribute_reads(graph: Graph) -> dict[Node, AttributePath] | None:
     reads: dict[Node, AttributePath] = {}
     for node in graph.all_nodes():
         kind = node.kind
-        if kind in _CALLS:
+        if Tag.calls in registry.tags_of(node):
             return None
         if kind is prim.GetAttr:
             base = paths.get(node.input())

@@ -38,6 +38,7 @@ from ts_ir import (
     Type,
     prim,
 )
+from ts_schema import Tag, registry
 
 from .attribute_guard import AttributeGuard
 from .autograd.grad_mode import GRAD_MODE
@@ -340,20 +341,17 @@ class GraphExecutor:
         return plan
 
 
-_GRAD_SOURCES = frozenset({"prim::GetAttr", "prim::CallMethod", "prim::CallFunction", "prim::fork"})
-
-
 def _may_create_grad(graph: Graph, specialized: set[Any] = frozenset()) -> bool:  # type: ignore[assignment]
     """Whether tensors requiring grad can appear other than through the inputs: attributes
     read from objects (module parameters) other than the reads the plan specialized (whose
     requires_grad is in its key) and objects themselves, calls into other code, or tensors
-    created with a `requires_grad` argument."""
+    created with a `requires_grad` argument (calls: operators tagged `Tag.calls`)."""
     for n in graph.all_nodes():
-        if n.kind in _GRAD_SOURCES:
-            if n.kind is prim.GetAttr and (
-                n in specialized or isinstance(n.output().type, ClassType)
-            ):
+        if n.kind is prim.GetAttr:
+            if n in specialized or isinstance(n.output().type, ClassType):
                 continue
+            return True
+        if Tag.calls in registry.tags_of(n):
             return True
         if n.kind.startswith("aten::"):
             schema = n.maybe_schema()

@@ -49,6 +49,7 @@ from ts_ir import (
     TorchScriptError,
     Type,
 )
+from ts_schema import Tag, registry
 
 from .devices import DeviceArray
 from .dtypes import scalar_type_of_numpy
@@ -292,20 +293,19 @@ def _make_run(group: FusionGroup) -> Callable[..., Any]:
     return run
 
 
-#: Nodes whose outputs have exactly their static types when they run (the profiling
-#: executor's checks), so a group reading only such values needs no per-call key.
-_CHECKED = frozenset({"prim::TypeCheck", "prim::BailOut", "prim::Guard"})
 _STATIC_SCALARS = (IntType, FloatType, BoolType)
 
 
 def checked_specs(node: Node) -> list[Type] | None:
-    """The input specs of a fusion group whose every tensor input comes from a check with a
-    complete type and whose other inputs are ints, floats or bools; else None."""
+    """The input specs of a fusion group whose every tensor input comes from a check (a node
+    tagged `Tag.type_check`, whose outputs have exactly their static types when they run) with
+    a complete type and whose other inputs are ints, floats or bools; else None: a group
+    reading only such values needs no per-call key."""
     specs: list[Type] = []
     for v in node.inputs:
         t = v.type
         if isinstance(t, TensorType):
-            if v.node.kind not in _CHECKED or not t.is_complete():
+            if Tag.type_check not in registry.tags_of(v.node) or not t.is_complete():
                 return None
             specs.append(t.with_requires_grad(False))
         elif isinstance(t, _STATIC_SCALARS):

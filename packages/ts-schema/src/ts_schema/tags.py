@@ -12,6 +12,12 @@ for `has_side_effect`:
     CSE, constant propagation                Tag.nondeterministic
     constant propagation                     Tag.no_fold
     alias analysis                           Tag.creates_fresh
+    fusion's size outputs, graph fuser       Tag.shape_of_first
+    in-place dispatch                        Tag.idempotent_write
+    frontend dead code, executor plans       Tag.calls
+    fusion runtime, profiling passes         Tag.type_check
+    interpreter and device dispatch          Tag.to_cuda
+    printing Python                          Tag.autograd_function
 """
 
 from __future__ import annotations
@@ -39,6 +45,20 @@ class Tag(enum.Enum):
     """An in-place operator whose result does not depend on the order elements are written
     in (`fill_`, `zero_`): it may write a tensor whose elements share memory (an expanded
     view), as PyTorch allows."""
+    calls = "calls"
+    """Runs code that is not in the graph (a function, a method, a forked subgraph, Python):
+    what that code does (write attributes, create tensors that require grad) cannot be seen
+    from the node, so it is kept alive and no plan assumes anything about what it does."""
+    type_check = "type_check"
+    """Passes its inputs on only after checking at run time that they have their outputs'
+    static types (else it bails out or falls back): its outputs have exactly those types
+    when the code after it runs (the profiling executor's guards and checks)."""
+    to_cuda = "to_cuda"
+    """Its result is on the CUDA device although no argument names a device (`x.cuda()`):
+    a graph calling it needs the device, and dispatch runs it there."""
+    autograd_function = "autograd_function"
+    """Python code calls it as `torch.autograd.<name>` (`backward`, `grad`), not as
+    `torch.<name>`; printed Python spells it so."""
 
 
 NO_TAGS: frozenset[Tag] = frozenset()
@@ -105,3 +125,7 @@ _declare(
 )
 _declare(_names("aten", "type_as to"), Tag.shape_of_first)
 _declare(_names("aten", "fill_ zero_"), Tag.idempotent_write)
+_declare(_names("prim", "CallFunction CallMethod fork PythonOp"), Tag.calls)
+_declare(_names("prim", "Guard BailOut TypeCheck"), Tag.type_check)
+_declare(_names("aten", "cuda"), Tag.to_cuda)
+_declare(_names("aten", "backward grad"), Tag.autograd_function)

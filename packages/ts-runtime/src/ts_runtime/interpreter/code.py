@@ -46,7 +46,7 @@ from ts_ir import (
     constant_value,
     prim,
 )
-from ts_schema import registry
+from ts_schema import Tag, registry
 
 from .. import devices
 from ..ops.dispatch import ARRAY_KERNELS, INLINE, ArrayKernel, device_aware
@@ -552,9 +552,10 @@ def _array_kernels(graph: Graph) -> dict[int, ArrayKernel]:
 
 
 def _names_a_device(graph: Graph) -> bool:
-    """Whether some node takes a device other than the CPU (`x.cuda()`, `zeros(..., device=d)`)."""
+    """Whether some node takes a device other than the CPU (`zeros(..., device=d)`, or `x.cuda()`
+    and other operators tagged `Tag.to_cuda`)."""
     for node in graph.all_nodes():
-        if node.kind in _DEVICE_OPS:
+        if Tag.to_cuda in registry.tags_of(node):
             return True
         for v in node.inputs:
             if isinstance(v.type, DeviceType) or (
@@ -566,9 +567,6 @@ def _names_a_device(graph: Graph) -> bool:
                 if value is not None and devices.as_device(value).type != "cpu":
                     return True
     return False
-
-
-_DEVICE_OPS = frozenset({"aten::cuda"})
 
 
 def _try_devices() -> bool:

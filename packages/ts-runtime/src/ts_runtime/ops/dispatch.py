@@ -782,8 +782,7 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
 # Device dispatch
 
 
-#: Operators whose target device is in their name (`x.cuda()`).
-_NAMED_DEVICES = {"aten::cuda": Device("cuda")}
+_CUDA = Device("cuda")
 
 
 class _DevicePlan:
@@ -792,7 +791,8 @@ class _DevicePlan:
     __slots__ = ("devices", "lists", "named", "tensors")
 
     def __init__(self, op: Operator) -> None:
-        self.named = _NAMED_DEVICES.get(op.key)
+        # the device an operator's name implies (`x.cuda()`: tagged `Tag.to_cuda`)
+        self.named = _CUDA if Tag.to_cuda in op.tags else None
         self.tensors: list[int] = []
         self.lists: list[int] = []
         self.devices: list[int] = []
