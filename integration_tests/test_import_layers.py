@@ -31,3 +31,13 @@ def test_a_cycle_through_a_function_level_import_is_found(tmp_path):
     assert graph == {"a": {"b"}, "b": {"c"}, "c": {"a"}}
     assert tool.find_cycle(graph) == ["a", "b", "c", "a"]
     assert tool.find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_the_module_list_counts_every_module_of_every_layer():
+    tool = _tool()
+    text = tool.module_list("ts_frontend")
+    layered = [m for _, modules in tool.LAYERS["ts_frontend"] for m in modules]
+    source = tool.SOURCES["ts_frontend"]
+    lines = sum(len((source / f"{m}.py").read_text().splitlines()) for m in layered)
+    assert f"{len(layered)} modules, {lines} lines" in text
+    assert len(layered) == len(list(source.glob("*.py")))

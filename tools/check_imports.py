@@ -2,6 +2,7 @@
 
     python tools/check_imports.py            check every package listed in LAYERS
     python tools/check_imports.py --graph    also print each module's imports
+    python tools/check_imports.py --list     also print each layer's modules with line counts
 
 Every import counts: at module level, inside functions, and under
 `if TYPE_CHECKING:`, since each ties the two modules together as firmly for
@@ -192,15 +193,38 @@ def check(package: str, *, show: bool = False) -> list[str]:
     return problems
 
 
+def module_list(package: str) -> str:
+    """The package's layers, bottom first, each module with its line count."""
+    source = SOURCES[package]
+    lines = [f"{package}:"]
+    total = count = 0
+    for name, modules in LAYERS[package]:
+        sizes = []
+        for m in modules:
+            files = sorted((source / m).rglob("*.py")) or [source / f"{m}.py"]  # a subpackage
+            n = sum(len(f.read_text(encoding="utf-8").splitlines()) for f in files)
+            sizes.append(f"{m} {n}" if len(files) == 1 else f"{m}/ {n}")
+            total += n
+            count += 1
+        lines.append(f"  {name} ({len(modules)}): {', '.join(sizes)}")
+    lines.append(f"  {count} modules, {total} lines")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--graph", action="store_true", help="print each module's imports")
+    parser.add_argument(
+        "--list", action="store_true", help="print each layer's modules with line counts"
+    )
     args = parser.parse_args(argv)
     problems: list[str] = []
     for package in LAYERS:
         problems += check(package, show=args.graph)
+        if args.list:
+            print(module_list(package))
     for p in problems:
         print(p)
     if not problems:
