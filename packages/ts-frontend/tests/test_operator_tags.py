@@ -4,6 +4,7 @@ does not.
 
     Tag.calls               the frontend's dead code elimination keeps the node
     Tag.autograd_function   printed Python spells it `torch.autograd.<name>`
+    Tag.python_builtin      printed Python spells it as the builtin `<name>(...)`
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ts_schema import Tag, registry
 for _name, _tags in (
     ("launch", {Tag.calls}),
     ("backward_hook", {Tag.autograd_function}),
+    ("Len", {Tag.python_builtin}),
     ("plain", set()),
 ):
     registry.register(f"tagtest_fe::{_name}(Tensor x) -> Tensor", lambda x: x, tags=_tags)
@@ -67,3 +69,8 @@ def test_an_operator_tagged_autograd_function_prints_under_torch_autograd():
     assert _printed_call("tagtest_fe::backward_hook") == "return torch.autograd.backward_hook(x)"
     assert _printed_call("tagtest_fe::plain") == "return ops.tagtest_fe.plain(x)"
     assert _printed_call("aten::relu") == "return torch.relu(x)"
+
+
+def test_an_operator_tagged_python_builtin_prints_as_the_builtin_of_its_name():
+    assert _printed_call("tagtest_fe::Len") == "return len(x)"
+    assert _printed_call("aten::Float") == "return float(x)"

@@ -69,6 +69,10 @@ def test_the_operator_decorator_takes_tags():
         (Tag.type_check, ["prim::Guard", "prim::BailOut", "prim::TypeCheck"]),
         (Tag.to_cuda, ["aten::cuda"]),
         (Tag.autograd_function, ["aten::backward", "aten::grad"]),
+        (
+            Tag.python_builtin,
+            ["aten::Int", "aten::Float", "aten::Bool", "aten::str", "aten::sorted"],
+        ),
     ],
 )
 def test_builtin_kinds_carry_the_tags_that_replaced_name_lists(tag, kinds):

@@ -157,15 +157,6 @@ RESERVED_NAMES = frozenset(
     }
 )
 
-# operators printed as Python's builtin functions, as TorchScript does
-_BUILTIN_CALLS = {
-    "aten::Int": "int",
-    "aten::Float": "float",
-    "aten::Bool": "bool",
-    "aten::str": "str",
-    "aten::sorted": "sorted",
-}
-
 
 class PrintError(TorchScriptError):
     """A graph that cannot be printed as importable source (the message says which node)."""
@@ -605,9 +596,8 @@ class PythonPrinter:
             return f"uninitialized({self.type_str(node.output().type)})"
         if kind == "aten::ScalarImplicit":
             return f"annotate(number, {use(ins[0])})"
-        call = _BUILTIN_CALLS.get(str(kind))
-        if call is not None:
-            return f"{call}({', '.join(use(v) for v in ins)})"
+        if Tag.python_builtin in registry.tags_of(node):  # `int(x)`, `sorted(xs)`
+            return f"{kind.name.lower()}({', '.join(use(v) for v in ins)})"
         if kind == "aten::__getitem__":
             base = use(ins[0])
             if not _is_valid_identifier(base):

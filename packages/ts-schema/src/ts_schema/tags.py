@@ -17,7 +17,7 @@ for `has_side_effect`:
     frontend dead code, executor plans       Tag.calls
     fusion runtime, profiling passes         Tag.type_check
     interpreter and device dispatch          Tag.to_cuda
-    printing Python                          Tag.autograd_function
+    printing Python                          Tag.autograd_function, Tag.python_builtin
 """
 
 from __future__ import annotations
@@ -59,6 +59,9 @@ class Tag(enum.Enum):
     autograd_function = "autograd_function"
     """Python code calls it as `torch.autograd.<name>` (`backward`, `grad`), not as
     `torch.<name>`; printed Python spells it so."""
+    python_builtin = "python_builtin"
+    """Python code calls it as the builtin function of its name, lower-cased (`int(x)` for
+    `aten::Int`, `sorted(xs)`); printed Python spells it so, as TorchScript does."""
 
 
 NO_TAGS: frozenset[Tag] = frozenset()
@@ -129,3 +132,4 @@ _declare(_names("prim", "CallFunction CallMethod fork PythonOp"), Tag.calls)
 _declare(_names("prim", "Guard BailOut TypeCheck"), Tag.type_check)
 _declare(_names("aten", "cuda"), Tag.to_cuda)
 _declare(_names("aten", "backward grad"), Tag.autograd_function)
+_declare(_names("aten", "Int Float Bool str sorted"), Tag.python_builtin)
