@@ -232,11 +232,6 @@ def _remove_extra_loop_outputs(n: Node) -> None:
 # -- dead code
 
 
-def _writes_memory(node: Node) -> bool:
-    op = registry.operator_for(node)
-    return op is not None and op.schema.is_mutable
-
-
 class _DeadCode:
     """Mark and sweep: side effects, mutation and the graph's outputs are live."""
 
@@ -249,12 +244,17 @@ class _DeadCode:
         memo = self.memo.get(node)
         if memo is not None:
             return memo
-        result = (
-            node.has_side_effects()
-            or Tag.calls in registry.tags_of(node)  # a forked subgraph may have effects
-            or (not node.blocks and node.kind is not CONSTANT and _writes_memory(node))
-            or any(self.has_effects(m) for b in node.blocks for m in b.nodes())
-        )
+        # tagged side effects, and calls (a forked subgraph may have effects)
+        tags = registry.tags_of(node)
+        result = Tag.side_effect in tags or Tag.calls in tags
+        if not result:
+            op = registry.operator_for(node)
+            result = op is not None and (
+                op.has_side_effects  # a CONSERVATIVE operator
+                or (not node.blocks and node.kind is not CONSTANT and op.schema.is_mutable)
+            )
+        if not result:
+            result = any(self.has_effects(m) for b in node.blocks for m in b.nodes())
         self.memo[node] = result
         return result
 
