@@ -819,6 +819,46 @@ def to_prim_other(self: Tensor, non_blocking: bool = False, copy: bool = False) 
     return _convert(self, None, copy)
 
 
+@implements("aten::resize_", autograd=False)
+def resize_(self: Tensor, size: Sequence[int], memory_format: Any = None) -> Tensor:
+    """Give `self` the shape `size`, contiguous, keeping its first elements in storage order;
+    elements beyond the old storage are uninitialized (zeros here)."""
+    from ..tensor import bump_version
+
+    size = [int(n) for n in size]
+    if any(n < 0 for n in size):
+        raise TensorError(f"resize_: negative dimension in size {size}")
+    if self.requires_grad:
+        raise TensorError("resize_: cannot resize a tensor that requires grad")
+    a = self._data
+    if list(a.shape) == size:
+        return self
+    if not isinstance(a, ndarray) or not a.flags.c_contiguous:
+        raise TensorError(
+            "resize_: only a contiguous CPU tensor can be resized here "
+            f"(shape {list(a.shape)} to {size})"
+        )
+    n = math.prod(size)
+    if n <= a.size:
+        # the same memory, viewed anew: views of the tensor still share it
+        self._data = a.reshape(-1)[:n].reshape(size)
+    elif self._base is not None:
+        raise TensorError(f"resize_: cannot grow a view (shape {list(a.shape)} to {size})")
+    else:
+        # storage a shrinking resize_ left behind is still there, as in PyTorch
+        storage = a
+        while isinstance(storage.base, ndarray) and storage.base.flags.c_contiguous:
+            storage = storage.base
+        if storage.ctypes.data != a.ctypes.data or storage.dtype != a.dtype:
+            storage = a
+        kept = storage.reshape(-1)[:n]
+        grown = np.zeros(n, dtype=a.dtype)
+        grown[: kept.size] = kept
+        self._data = grown.reshape(size)
+    bump_version(self)
+    return self
+
+
 @implements("aten::type_as", autograd=False)
 def type_as(self: Tensor, other: Tensor) -> Tensor:
     return _convert(self, dtype_of_numpy(other._data.dtype), False)
