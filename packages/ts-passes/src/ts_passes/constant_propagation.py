@@ -32,6 +32,7 @@ from ts_ir import (
     Block,
     Device,
     DeviceType,
+    DictType,
     Graph,
     IfView,
     IRError,
@@ -151,6 +152,10 @@ def _constant_for(graph: Graph, value: Any, declared: Type) -> Node:
         ):
             raise _Unfoldable
         return graph.create_constant_node(list(value), declared)
+    if isinstance(declared, DictType):
+        if not isinstance(value, dict) or any(_is_tensor(x) for x in value.values()):
+            raise _Unfoldable
+        return graph.create_constant_node(dict(value), declared)
     if isinstance(value, tuple) and not isinstance(declared, TupleType):
         raise _Unfoldable
     if isinstance(value, tuple):

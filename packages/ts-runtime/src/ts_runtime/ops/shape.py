@@ -839,20 +839,24 @@ def resize_(self: Tensor, size: Sequence[int], memory_format: Any = None) -> Ten
             f"(shape {list(a.shape)} to {size})"
         )
     n = math.prod(size)
-    if n <= a.size:
-        # the same memory, viewed anew: views of the tensor still share it
-        self._data = a.reshape(-1)[:n].reshape(size)
+    # the storage under `a` (a shrinking resize_ leaves the rest of it there, as PyTorch)
+    storage = a
+    while isinstance(storage.base, ndarray) and storage.base.flags.c_contiguous:
+        storage = storage.base
+    offset = (a.ctypes.data - storage.ctypes.data) // a.itemsize
+    if storage.dtype != a.dtype or offset < 0 or offset + a.size > storage.size:
+        storage, offset = a, 0
+    flat = storage.reshape(-1)
+    if offset + n <= flat.size:
+        # the same memory, viewed anew: other views of the storage still share it
+        self._data = flat[offset : offset + n].reshape(size)
     elif self._base is not None:
-        raise TensorError(f"resize_: cannot grow a view (shape {list(a.shape)} to {size})")
+        raise TensorError(
+            f"resize_: cannot grow a view beyond its storage (shape {list(a.shape)} to {size})"
+        )
     else:
-        # storage a shrinking resize_ left behind is still there, as in PyTorch
-        storage = a
-        while isinstance(storage.base, ndarray) and storage.base.flags.c_contiguous:
-            storage = storage.base
-        if storage.ctypes.data != a.ctypes.data or storage.dtype != a.dtype:
-            storage = a
-        kept = storage.reshape(-1)[:n]
         grown = np.zeros(n, dtype=a.dtype)
+        kept = flat[offset:]
         grown[: kept.size] = kept
         self._data = grown.reshape(size)
     bump_version(self)
