@@ -260,3 +260,15 @@ def test_resize_errors():
         grid(2, 3).t().resize_([2])
     with pytest.raises(ts.TensorError, match="grow a view beyond"):
         grid(2, 3)[0].resize_([9])
+
+
+def test_functional_resize_copies_in_layout_order():
+    # values as PyTorch 2.13 gives them: a copy laid out as the input, then resized
+    from ts_runtime import call
+
+    x = grid(2, 3)
+    assert call("aten::resize", x.t(), [2, 2]).tolist() == [[0.0, 1.0], [2.0, 3.0]]
+    assert call("aten::resize", x[:, 1:], [3]).tolist() == [1.0, 2.0, 4.0]
+    y = call("aten::resize", x, [4])
+    y[0] = 9.0
+    assert x.shape == (2, 3) and x[0, 0].item() == 0.0

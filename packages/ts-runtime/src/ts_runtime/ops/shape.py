@@ -863,6 +863,17 @@ def resize_(self: Tensor, size: Sequence[int], memory_format: Any = None) -> Ten
     return self
 
 
+@implements("aten::resize", autograd=False)
+def resize(self: Tensor, size: Sequence[int], memory_format: Any = None) -> Tensor:
+    """resize_ of a copy of `self` laid out as `self` is (its elements in the order of its
+    strides, as PyTorch's clone with the memory format preserved)."""
+    a = self._data
+    order = sorted(range(a.ndim), key=lambda d: -abs(a.strides[d]) if a.shape[d] > 1 else 0)
+    storage_order = np.ascontiguousarray(np.transpose(a, order)).reshape(-1)
+    out = result(storage_order.copy())
+    return resize_(out, size, memory_format)
+
+
 @implements("aten::type_as", autograd=False)
 def type_as(self: Tensor, other: Tensor) -> Tensor:
     return _convert(self, dtype_of_numpy(other._data.dtype), False)
