@@ -85,6 +85,7 @@ class TorchWorld:
         "loop_unrolling": torch._C._jit_pass_loop_unrolling,
         "refine_integer_values": torch._C._jit_pass_refine_integer_values,
         "peephole_list_idioms": torch._C._jit_pass_peephole_list_idioms,
+        "cse": torch._C._jit_pass_cse,
     }
 
     def compile(self, source, entry):
@@ -115,8 +116,32 @@ class TorchWorld:
     def call(self, fn, args):
         return fn(*args)
 
-    def find_node(self, graph, kind):
-        return graph.findNode(kind)
+    def find_node(self, graph, kind, *, recurse=False):
+        # PyTorch's findNode searches nested blocks (in order, each node before its blocks)
+        node = graph.findNode(kind)
+        if node is None:
+            raise LookupError(f"no {kind} in the graph")
+        return node
+
+    def input_values(self, node):
+        from scripted import NOT_CONSTANT
+
+        return [
+            NOT_CONSTANT if v.node().kind() != "prim::Constant" else v.toIValue()
+            for v in node.inputs()
+        ]
+
+    def block_nodes(self, graph_or_block):
+        return list(graph_or_block.nodes())
+
+    def kind(self, node):
+        return node.kind()
+
+    def blocks(self, node):
+        return list(node.blocks())
+
+    def num_outputs(self, node):
+        return node.outputsSize()
 
     def constant_inputs(self, node):
         return [v.toIValue() is not None for v in node.inputs()]
@@ -158,6 +183,18 @@ def record_inliner() -> dict:
     return record_scripted(CASES)
 
 
+def record_constant_propagation() -> dict:
+    from cases_constant_propagation import CASES
+
+    return record_scripted(CASES)
+
+
+def record_loop_unrolling() -> dict:
+    from cases_loop_unrolling import CASES
+
+    return record_scripted(CASES)
+
+
 def record_alias_analysis() -> dict:
     from aliasing import play_pytorch
     from cases_alias_analysis import CASES
@@ -180,6 +217,8 @@ SUITES = {
     "alias_analysis": record_alias_analysis,
     "constant_pooling": record_constant_pooling,
     "inliner": record_inliner,
+    "constant_propagation": record_constant_propagation,
+    "loop_unrolling": record_loop_unrolling,
 }
 
 

@@ -20,6 +20,8 @@ SUITES = {
     "remove mutation": "test_remove_mutation_cases.py",
     "constant pooling": "test_constant_pooling_cases.py",
     "inliner": "test_inliner_cases.py",
+    "constant propagation": "test_constant_propagation_cases.py",
+    "loop unrolling": "test_loop_unrolling_cases.py",
     "alias analysis": "test_alias_analysis_cases.py",
 }
 

@@ -17,7 +17,12 @@ Steps, in order:
   world's tensor library); the result, or the error's type, is compared with PyTorch's;
 - `("shape", args)`: the same, comparing only the shapes and dtypes (random results);
 - `("constant_tuple",)`: which inputs of the graph's first `prim::TupleConstruct` are
-  constants.
+  constants;
+- `("inputs_of", kind)`: the values of the inputs of the graph's first node of `kind`
+  (searching nested blocks too), `"<not constant>"` for an input that is no constant;
+- `("control_flow",)`: the graph's `prim::If` and `prim::Loop` nodes as a tree: for each,
+  its kind, its number of outputs and, per block, the sorted kinds of the other nodes
+  in it that are not constants, and the control flow nested in it.
 """
 
 from __future__ import annotations
@@ -90,7 +95,24 @@ class World:
     def constant_inputs(self, node: Any) -> list[bool]:
         raise NotImplementedError
 
-    def find_node(self, graph: Any, kind: str) -> Any:
+    def find_node(self, graph: Any, kind: str, *, recurse: bool = False) -> Any:
+        raise NotImplementedError
+
+    def input_values(self, node: Any) -> list[Any]:
+        """Each input's constant value, or NOT_CONSTANT."""
+        raise NotImplementedError
+
+    # the graph's structure: nodes of a graph or a block, a node's kind, blocks, outputs
+    def block_nodes(self, graph_or_block: Any) -> list[Any]:
+        raise NotImplementedError
+
+    def kind(self, node: Any) -> str:
+        raise NotImplementedError
+
+    def blocks(self, node: Any) -> list[Any]:
+        raise NotImplementedError
+
+    def num_outputs(self, node: Any) -> int:
         raise NotImplementedError
 
 
@@ -137,9 +159,41 @@ def play(case: Case, world: World) -> list[Any]:
                 results.append(plain(out, shape_only=what == "shape"))
         elif what == "constant_tuple":
             results.append(world.constant_inputs(world.find_node(graph, "prim::TupleConstruct")))
+        elif what == "inputs_of":
+            values = world.input_values(world.find_node(graph, step[1], recurse=True))
+            results.append([v if _is_not_constant(v) else plain(v) for v in values])
+        elif what == "control_flow":
+            results.append(_control_flow(world, world.block_nodes(graph)))
         else:
             raise ValueError(f"{case.name}: unknown step {step!r}")
     return results
+
+
+NOT_CONSTANT = "<not constant>"
+
+
+def _is_not_constant(value: Any) -> bool:
+    return isinstance(value, str) and value == NOT_CONSTANT
+
+
+_CONTROL = ("prim::If", "prim::Loop")
+
+
+def _control_flow(world: World, nodes: list[Any]) -> list[Any]:
+    tree = []
+    for node in nodes:
+        kind = world.kind(node)
+        if kind not in _CONTROL:
+            continue
+        blocks = []
+        for block in world.blocks(node):
+            inner = world.block_nodes(block)
+            ops = sorted(
+                k for k in map(world.kind, inner) if k not in _CONTROL and k != "prim::Constant"
+            )
+            blocks.append({"ops": ops, "nested": _control_flow(world, inner)})
+        tree.append([kind, world.num_outputs(node), blocks])
+    return tree
 
 
 def _first_line(exc: BaseException) -> str:
@@ -183,17 +237,56 @@ class TsjitWorld(World):
         import ts_runtime
 
         # the graph as the passes left it, run as it stands
-        runner = ts_runtime.Function(fn.name, fn.graph.copy(), schema=fn.schema, optimize=False)
+        runner = ts_runtime.Function(
+            fn.name,
+            fn.graph.copy(),
+            schema=fn.schema,
+            compilation_unit=getattr(fn, "compilation_unit", None),  # the functions it calls
+            optimize=False,
+        )
         return runner(*args)
 
     def constant_inputs(self, node: Any) -> list[bool]:
         return [v.node.kind == "prim::Constant" for v in node.inputs]
 
-    def find_node(self, graph: Any, kind: str) -> Any:
-        for node in graph.nodes():
+    def find_node(self, graph: Any, kind: str, *, recurse: bool = False) -> Any:
+        for node in graph.all_nodes() if recurse else graph.nodes():
             if node.kind == kind:
                 return node
         raise LookupError(f"no {kind} in the graph")
+
+    def input_values(self, node: Any) -> list[Any]:
+        import ts_ir
+
+        values = []
+        for v in node.inputs:
+            c = ts_ir.maybe_constant(v)
+            values.append(NOT_CONSTANT if c is ts_ir.NOT_CONSTANT else _runtime_constant(c))
+        return values
+
+    def block_nodes(self, graph_or_block: Any) -> list[Any]:
+        block = getattr(graph_or_block, "block", graph_or_block)
+        return list(block.nodes())
+
+    def kind(self, node: Any) -> str:
+        return str(node.kind)
+
+    def blocks(self, node: Any) -> list[Any]:
+        return list(node.blocks)
+
+    def num_outputs(self, node: Any) -> int:
+        return len(node.outputs)
+
+
+def _runtime_constant(value: Any) -> Any:
+    """A constant's value as the runtime holds it (a tensor literal as a tensor)."""
+    from ts_ir import TensorLiteral
+
+    if isinstance(value, TensorLiteral):
+        from ts_runtime.interpreter.code import _materialize
+
+        return _materialize(value)
+    return value
 
 
 def assert_like_pytorch(case: Case, pytorch: dict[str, Any]) -> None:

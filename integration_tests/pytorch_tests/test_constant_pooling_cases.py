@@ -9,11 +9,7 @@ from harvest import case_params, recorded
 from scripted import assert_like_pytorch
 
 #: cases tsjit does not pass, with the reason
-KNOWN_GAPS: dict[str, str] = {
-    "DictConstantPooling": "constant propagation does not fold a DictConstruct of constants "
-    "into a dict constant (ts-ir makes no dict constants, and the interpreter shares a "
-    "constant between calls, so a mutable one a caller can reach would need copying)",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("case", case_params(CASES, KNOWN_GAPS))

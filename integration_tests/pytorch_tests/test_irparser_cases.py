@@ -8,10 +8,7 @@ from cases_irparser import CASES, EXTRA_CASES
 from harvest import canonical, case_params, recorded
 
 #: cases tsjit does not pass, with the reason
-KNOWN_GAPS: dict[str, str] = {
-    "NodeWithoutOutputs": "a statement without outputs is taken only as printed (` = prim::Print"
-    "(%a)`), not bare as PyTorch's parser takes it (which in turn rejects the printed form)",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(

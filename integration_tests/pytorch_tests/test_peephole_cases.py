@@ -11,25 +11,9 @@ from scripted import assert_like_pytorch
 
 #: cases tsjit does not pass, with the reason
 KNOWN_GAPS: dict[str, str] = {
-    "peephole/same_type": "the tracer records x.type_as(y) as aten::to, so there is no type_as "
-    "for peephole to remove (frontend)",
-    "peephole/other_type": "the tracer records x.type_as(y) as aten::to (frontend)",
-    "peephole_type_refinements/isinstance_of_item": "isinstance(x.item(), int) is decided false "
-    "at compile time, so tensor(2) gives 8 where PyTorch gives 5 (frontend; reported)",
-    **{
-        f"conv_dim_folding/{op}": "PyTorch folds dim() of a conv output to the batched rank "
-        "whatever the input (conv1d on a 2-d input: folded 3, runs 2); tsjit folds only a "
-        "rank it knows, and the input's is not known here"
-        for op in ("conv1d", "conv2d", "conv3d")
-    },
-    **{
-        f"conv_dim_folding/{op}_resized": "aten::resize_ has no implementation in the runtime"
-        for op in ("conv1d", "conv2d", "conv3d")
-    },
-    "normalized_is_op": "the frontend emits aten::__is__ for `x is True` on bools where "
-    "PyTorch emits aten::eq (frontend; reported)",
-    "normalized_isnot_op": "the frontend emits aten::__isnot__ for `x is not True` on bools "
-    "where PyTorch emits aten::ne (frontend; reported)",
+    "peephole/same_type": "the tracer types a traced graph's tensor inputs as plain Tensor "
+    "where PyTorch records their dtype, device and sizes, so peephole cannot tell that "
+    "x.type_as(y) keeps x's type (frontend; reported)",
 }
 
 

@@ -400,3 +400,14 @@ def test_an_if_with_one_block_or_a_tensor_condition_parses_and_fails_lint():
     assert "prim::If(%c)" in str(g)
     with pytest.raises(IRError, match="two blocks"):
         g.lint()
+
+
+def test_node_without_outputs_may_leave_out_the_equals_sign():
+    # PyTorch's parser takes `prim::Print(%a)` bare; the printer writes ` = prim::Print(%a)`
+    bare = parse_ir("graph(%a : Tensor):\n  prim::Print(%a)\n  return ()\n")
+    printed = parse_ir("graph(%a : Tensor):\n   = prim::Print(%a)\n  return ()\n")
+    assert str(bare) == str(printed) == "graph(%a : Tensor):\n   = prim::Print(%a)\n  return ()\n"
+    with pytest.raises(IRParseError):
+        parse_ir("graph(%a : Tensor):\n  prim::Print\n  return ()\n")
+    with pytest.raises(IRParseError):  # outputs still need their ` = `
+        parse_ir("graph(%a : Tensor):\n  %b : Tensor aten::neg(%a)\n  return (%b)\n")

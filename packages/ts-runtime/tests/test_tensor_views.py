@@ -232,3 +232,43 @@ def test_shape_operators_in_the_interpreter():
     out, sizes, n = fn(grid(2, 3))
     assert out.tolist() == [[0, 3], [1, 4], [2, 5]] and out.dtype == ts.int64
     assert sizes == [3, 2] and n == 2
+
+
+def test_resize_keeps_storage_order_and_shares_memory():
+    # as PyTorch: shrinking reuses the storage (a view of it sees writes), growing keeps
+    # the elements the storage still holds
+    x = ts.arange(6, dtype=ts.float32)
+    v = x.view(2, 3)
+    r = x.resize_([2, 2])
+    assert r is x and x.shape == (2, 2)
+    assert x.tolist() == [[0.0, 1.0], [2.0, 3.0]]
+    x[0, 0] = 100.0
+    assert v[0, 0].item() == 100.0
+    x.resize_([3, 2])
+    assert x.tolist() == [[100.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
+    v.resize_([5])  # a view may grow within its storage
+    assert v.tolist() == [100.0, 1.0, 2.0, 3.0, 4.0]
+    x.resize_([7])
+    assert x.shape == (7,) and x.tolist()[:6] == [100.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    assert x.resize_([0]).shape == (0,)
+
+
+def test_resize_errors():
+    with pytest.raises(ts.TensorError, match="negative"):
+        grid(2, 3).resize_([-1])
+    with pytest.raises(ts.TensorError, match="contiguous"):
+        grid(2, 3).t().resize_([2])
+    with pytest.raises(ts.TensorError, match="grow a view beyond"):
+        grid(2, 3)[0].resize_([9])
+
+
+def test_functional_resize_copies_in_layout_order():
+    # values as PyTorch 2.13 gives them: a copy laid out as the input, then resized
+    from ts_runtime import call
+
+    x = grid(2, 3)
+    assert call("aten::resize", x.t(), [2, 2]).tolist() == [[0.0, 1.0], [2.0, 3.0]]
+    assert call("aten::resize", x[:, 1:], [3]).tolist() == [1.0, 2.0, 4.0]
+    y = call("aten::resize", x, [4])
+    y[0] = 9.0
+    assert x.shape == (2, 3) and x[0, 0].item() == 0.0

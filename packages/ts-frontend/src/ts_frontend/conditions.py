@@ -179,6 +179,9 @@ class ConditionEmitter:
             if static is not None:
                 return CondValue(state.constant(static, loc), refs, static)
             return CondValue(state.call_builtin(symbol, [lhs, rhs], {}, loc), refs, None)
+        if isinstance(lhs.type, BoolType) and isinstance(rhs.type, BoolType):
+            # bools are singletons: identity is equality
+            symbol = "aten::ne" if negate else "aten::eq"
         return CondValue(state.call_builtin(symbol, [lhs, rhs], {}, loc), RefinementSet(), None)
 
     def emit_isinstance(
@@ -196,7 +199,15 @@ class ConditionEmitter:
             else ([typ.element, NoneType.get()] if isinstance(typ, OptionalType) else None)
         )
         if members is None and not isinstance(typ, AnyType):
-            return CondValue(None, RefinementSet(), False)
+            # a Scalar may hold an int or a float: a narrower type is decided at run time
+            narrower = [c for c in types if c.is_subtype_of(typ)]
+            if not narrower:
+                return CondValue(None, RefinementSet(), False)
+            refs = RefinementSet()
+            if name is not None:
+                refs = RefinementSet([Refinement(name, UnionType.create(narrower))], [])
+            node = state.insert(state.graph.create_isinstance(value, types), loc)
+            return CondValue(node.output(), refs, None)
         if members is None:
             node = state.insert(state.graph.create_isinstance(value, types), loc)
             return CondValue(node.output(), RefinementSet(), None)

@@ -13,6 +13,7 @@ from .types import (
     ComplexType,
     Device,
     DeviceType,
+    DictType,
     FloatType,
     FunctionType,
     IntType,
@@ -68,6 +69,11 @@ def make_constant(graph: Graph, value: Any, type: Type | None) -> Node:
         else:
             n.ival_("value", list(value))
         out.set_type(ListType(elem))
+    elif isinstance(value, dict):
+        if not isinstance(type, DictType):
+            raise IRError("a dict constant needs its dict type")
+        n.ival_("value", dict(value))
+        out.set_type(type)
     elif isinstance(value, tuple):
         n.ival_("value", value)
         out.set_type(type or TupleType([constant_type_of(x) for x in value]))

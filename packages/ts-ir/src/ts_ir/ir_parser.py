@@ -195,7 +195,7 @@ class IRParser:
                 end == "return" and tok.kind == "ident" and tok.text == "return"
             ) or tok.kind == end:
                 return
-            if tok.kind not in ("var", "="):
+            if tok.kind not in ("var", "=", "ident"):  # an ident: a node without outputs
                 expected = "'return'" if end == "return" else "'->'"
                 L.error(f"expected a statement or {expected} but found {tok.describe()}")
             self._statement(graph, block, scope, defined, groups)
@@ -211,7 +211,8 @@ class IRParser:
                 outputs.append((tok, self._optional_type()))
                 if not L.next_if(","):
                     break
-        L.expect("=", "'='")
+        if outputs or L.cur.kind == "=":  # a node without outputs may leave out the ` = `
+            L.expect("=", "'='")
         kind_start = L.cur.start
         kind = self._kind()
         kind_end = L.prev_end

@@ -32,6 +32,7 @@ from ts_ir import (
     Block,
     Device,
     DeviceType,
+    DictType,
     Graph,
     IfView,
     IRError,
@@ -127,6 +128,15 @@ def _tensor_type_of(t: Any) -> Type:
     return TensorType(dtype, device, False, sizes, strides)
 
 
+def _requires_grad(value: Any) -> bool:
+    """Whether a container holds a tensor that requires grad (which no constant may hold)."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_requires_grad(x) for x in value)
+    return _is_tensor(value) and bool(getattr(value, "requires_grad", False))
+
+
 def _is_tensor(x: Any) -> bool:
     return hasattr(x, "numel") and hasattr(x, "dim") and not isinstance(x, TensorLiteral)
 
@@ -146,15 +156,17 @@ def _constant_for(graph: Graph, value: Any, declared: Type) -> Node:
     if isinstance(declared, ListType):
         if not isinstance(value, (list, tuple)):
             raise _Unfoldable
-        if any(_is_tensor(x) for x in value) and any(
-            getattr(x, "requires_grad", False) for x in value
-        ):
+        if _requires_grad(value):
             raise _Unfoldable
         return graph.create_constant_node(list(value), declared)
+    if isinstance(declared, DictType):
+        if not isinstance(value, dict) or _requires_grad(value):
+            raise _Unfoldable
+        return graph.create_constant_node(dict(value), declared)
     if isinstance(value, tuple) and not isinstance(declared, TupleType):
         raise _Unfoldable
     if isinstance(value, tuple):
-        if any(_is_tensor(x) for x in value):
+        if _requires_grad(value):
             raise _Unfoldable
         return graph.create_constant_node(tuple(value), declared)
     if isinstance(declared, DeviceType) and isinstance(value, str):

@@ -9,6 +9,9 @@ then the rewrite), each with its own test:
     size_known                 aten::size(x), sizes known        → constant int[]
     len_of_size                len(x.size()), rank known         → constant int
     dim_known                  aten::dim(x), rank known          → constant int
+    conv_dim                   aten::dim(conv{1,2,3}d(...)), the output never written
+                               → the input's rank where known, else the batched rank
+                               (3, 4, 5) as PyTorch folds it
     dtype_known                prim::dtype(x), dtype known       → constant
     is_floating_point_known    aten::is_floating_point(x), known → constant
     device_known               prim::device(x), device known     → constant
@@ -241,6 +244,22 @@ def dim_known(p: _Peephole, node: Node) -> None:
     t = node.inputs[0].type if len(node.inputs) == 1 else None
     if isinstance(t, TensorType) and t.dim() is not None:
         p.replace_with_constant(node, t.dim(), "rank is known")
+
+
+_CONV_RANK = {"aten::conv1d": 3, "aten::conv2d": 4, "aten::conv3d": 5}
+
+
+def conv_dim(p: _Peephole, node: Node) -> None:
+    if len(node.inputs) != 1:
+        return
+    conv = node.inputs[0].node
+    rank = _CONV_RANK.get(str(conv.kind))
+    if rank is None or not node.output().uses or p.db.has_writers(node.inputs[0]):
+        return
+    t = conv.inputs[0].type
+    if isinstance(t, TensorType) and t.dim() is not None:
+        rank = t.dim()  # an unbatched input gives an unbatched output
+    p.replace_with_constant(node, rank, "rank of a convolution's output")
 
 
 def dtype_known(p: _Peephole, node: Node) -> None:
@@ -480,6 +499,7 @@ PEEPHOLE_RULES: tuple[PeepholeRule, ...] = (
     _rule("size_known", "aten::size", size_known),
     _rule("len_of_size", "aten::len", len_of_size),
     _rule("dim_known", "aten::dim", dim_known),
+    _rule("conv_dim", "aten::dim", conv_dim),
     _rule("dtype_known", "prim::dtype", dtype_known),
     _rule("is_floating_point_known", "aten::is_floating_point", is_floating_point_known),
     _rule("device_known", "prim::device", device_known),

@@ -150,7 +150,7 @@ _CONVENIENCE: dict[str, Callable[..., Any]] = {
     "bool": _to(dt.bool_),
     "cpu": lambda self, memory_format=None: call("aten::cpu", self),
     "cuda": lambda self, device=None, non_blocking=False, memory_format=None: _cuda(self, device),
-    "type_as": lambda self, other: call("aten::to", self, other.dtype),
+    "type_as": lambda self, other: call("aten::type_as", self, other),
     "view_as": lambda self, other: call("aten::view", self, list(other.shape)),
     "reshape_as": lambda self, other: call("aten::reshape", self, list(other.shape)),
     "expand_as": lambda self, other: call("aten::expand", self, list(other.shape)),

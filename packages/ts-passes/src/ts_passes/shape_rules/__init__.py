@@ -107,6 +107,9 @@ def _out_rule(op: Operator, functional_rule: Rule | None) -> Rule:
     return rule
 
 
+#: in-place operators that change the shape of the tensor they write: their own rules
+_RESHAPING_IN_PLACE = frozenset({"aten::resize_"})
+
 _WRITTEN: dict[str, int | None] = {}
 _DERIVED: dict[tuple[str, Rule | None], Rule] = {}
 
@@ -118,7 +121,7 @@ def rule_for_operator(op: Operator) -> Rule | None:
     written = _WRITTEN.get(key, -1)
     if written == -1:
         written = _WRITTEN[key] = _written_return(op)
-    if written is None:
+    if written is None or str(op.schema.name) in _RESHAPING_IN_PLACE:
         return shape_rules.lookup_operator(op)
     functional = shape_rules.lookup_operator(op) if op.schema.arguments[written].is_out else None
     rule = _DERIVED.get((key, functional))

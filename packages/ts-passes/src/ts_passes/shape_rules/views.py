@@ -88,6 +88,16 @@ def view_dtype_rule(args: ShapeArgs) -> Type | None:
     return make_tensor(new, t.device, sizes, [t], contiguous=False)
 
 
+def resize_rule(args: ShapeArgs) -> Type | None:
+    """resize_, resize: contiguous, of the size argument's rank and known sizes (no -1)."""
+    t = args.tensor(0)
+    if t is None:
+        return None
+    size = size_list(args, 1)
+    shape: Any = None if size is None else (tuple(size) if None not in size else len(size))
+    return make_tensor(t.scalar_type, t.device, shape, [t], contiguous=True)
+
+
 def view_as_rule(args: ShapeArgs) -> Type | None:
     """view_as, reshape_as: `other`'s sizes."""
     t, other = args.tensor(0), args.tensor(1)
@@ -584,6 +594,8 @@ def _register() -> None:
     for name in ("view", "reshape", "_unsafe_view"):
         r(f"aten::{name}", view_rule)
     r("aten::view.dtype", view_dtype_rule)
+    for name in ("resize_", "resize"):
+        r(f"aten::{name}", resize_rule)
     for name in ("view_as", "reshape_as"):
         r(f"aten::{name}", view_as_rule)
     r("aten::expand_as", expand_as_rule)

@@ -123,6 +123,7 @@ class Code:
         # scalar expressions written into their one use instead of a register
         self._forwarded: dict[Value, str] = {}
         self._lines: list[str] = []
+        self._fresh_constants: list[str] = []
         self._temp = itertools.count()
         self.is_async = any(n.kind == "aten::wait" for n in graph.all_nodes())
         self.liveness: Liveness = analyze(graph.block)
@@ -158,9 +159,15 @@ class Code:
 
     def _constant(self, v: Value) -> str:
         key = f"k{self._reg(v)}"
-        if key not in self._cells:
+        if key not in self._cells and key.upper() not in self._cells:
             value = self._constant_value(v)
-            self._cells[key] = value
+            if _is_mutable(value):
+                # a list or dict constant is copied afresh on each run: it may be returned,
+                # and what a caller does to it must not reach the next run
+                self._cells[key.upper()] = value
+                self._fresh_constants.append(key)
+            else:
+                self._cells[key] = value
             self.constants.append(value)
             self.instructions.append(Instruction("CONST", _short(value), (self._reg(v),)))
         return key
@@ -198,6 +205,8 @@ class Code:
             f"def _make({', '.join(self._cells)}):" if self._cells else "def _make():",
             f"    def run({', '.join(params)}):",
         ]
+        for key in self._fresh_constants:
+            self._lines.insert(body_start, f"        {key} = _fresh({key.upper()})")
         if len(self._lines) == body_start:
             self._lines.insert(body_start, "        pass")
         self.python_source = "\n".join(header + self._lines + ["    return run", ""])
@@ -206,6 +215,7 @@ class Code:
         namespace: dict[str, Any] = {
             "__builtins__": builtins,
             "__name__": "ts_runtime.interpreter.generated",
+            "_fresh": _fresh,
         }
         exec(
             compile(self.python_source, f"<tsjit code {next(_code_ids)}: {self.name}>", "exec"),
@@ -625,6 +635,25 @@ def _is_true(v: Value) -> bool:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _is_mutable(value: Any) -> bool:
+    """Whether a constant holds a list or a dict (its own, or in a tuple)."""
+    if isinstance(value, (list, dict)):
+        return True
+    return isinstance(value, tuple) and any(_is_mutable(x) for x in value)
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of a constant's lists and dicts (their elements shared, as immutable or
+    tensors)."""
+    if isinstance(value, list):
+        return [_fresh(x) for x in value]
+    if isinstance(value, dict):
+        return {k: _fresh(x) for k, x in value.items()}
+    if isinstance(value, tuple) and _is_mutable(value):
+        return tuple(_fresh(x) for x in value)
+    return value
 
 
 def _materialize(value: Any) -> Any:

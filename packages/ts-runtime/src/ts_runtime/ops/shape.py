@@ -819,6 +819,61 @@ def to_prim_other(self: Tensor, non_blocking: bool = False, copy: bool = False) 
     return _convert(self, None, copy)
 
 
+@implements("aten::resize_", autograd=False)
+def resize_(self: Tensor, size: Sequence[int], memory_format: Any = None) -> Tensor:
+    """Give `self` the shape `size`, contiguous, keeping its first elements in storage order;
+    elements beyond the old storage are uninitialized (zeros here)."""
+    from ..tensor import bump_version
+
+    size = [int(n) for n in size]
+    if any(n < 0 for n in size):
+        raise TensorError(f"resize_: negative dimension in size {size}")
+    if self.requires_grad:
+        raise TensorError("resize_: cannot resize a tensor that requires grad")
+    a = self._data
+    if list(a.shape) == size:
+        return self
+    if not isinstance(a, ndarray) or not a.flags.c_contiguous:
+        raise TensorError(
+            "resize_: only a contiguous CPU tensor can be resized here "
+            f"(shape {list(a.shape)} to {size})"
+        )
+    n = math.prod(size)
+    # the storage under `a` (a shrinking resize_ leaves the rest of it there, as PyTorch)
+    storage = a
+    while isinstance(storage.base, ndarray) and storage.base.flags.c_contiguous:
+        storage = storage.base
+    offset = (a.ctypes.data - storage.ctypes.data) // a.itemsize
+    if storage.dtype != a.dtype or offset < 0 or offset + a.size > storage.size:
+        storage, offset = a, 0
+    flat = storage.reshape(-1)
+    if offset + n <= flat.size:
+        # the same memory, viewed anew: other views of the storage still share it
+        self._data = flat[offset : offset + n].reshape(size)
+    elif self._base is not None:
+        raise TensorError(
+            f"resize_: cannot grow a view beyond its storage (shape {list(a.shape)} to {size})"
+        )
+    else:
+        grown = np.zeros(n, dtype=a.dtype)
+        kept = flat[offset:]
+        grown[: kept.size] = kept
+        self._data = grown.reshape(size)
+    bump_version(self)
+    return self
+
+
+@implements("aten::resize", autograd=False)
+def resize(self: Tensor, size: Sequence[int], memory_format: Any = None) -> Tensor:
+    """resize_ of a copy of `self` laid out as `self` is (its elements in the order of its
+    strides, as PyTorch's clone with the memory format preserved)."""
+    a = self._data
+    order = sorted(range(a.ndim), key=lambda d: -abs(a.strides[d]) if a.shape[d] > 1 else 0)
+    storage_order = np.ascontiguousarray(np.transpose(a, order)).reshape(-1)
+    out = result(storage_order.copy())
+    return resize_(out, size, memory_format)
+
+
 @implements("aten::type_as", autograd=False)
 def type_as(self: Tensor, other: Tensor) -> Tensor:
     return _convert(self, dtype_of_numpy(other._data.dtype), False)
