@@ -37,7 +37,11 @@ def pointwise_result(r: Any, self: Any, other: Any) -> Tensor:
     out (`follow_layout`)."""
     if type(r) is not ndarray:
         return wrap(asarray(r))
-    if r.ndim > 1:
+    if r.ndim > 1 and (
+        not isinstance(self, Tensor)
+        or not isinstance(other, Tensor)
+        or self._data.strides != other._data.strides
+    ):
         r = follow_layout(
             r,
             self._data if isinstance(self, Tensor) else None,
@@ -56,12 +60,16 @@ def follow_layout(r: ndarray, *arrays: Any) -> ndarray:
     operand as well, but keeps C order where the operands disagree: the transposed first
     operand of `a.t() - b` makes PyTorch's result transposed (so `view(-1)` refuses it) and
     numpy's C-contiguous. Results whose operands are all C-contiguous (the common case) are
-    returned at once.
+    returned at once; callers skip the call where two operands have the same strides (numpy's
+    order then is PyTorch's).
     """
     ndim = r.ndim
     if ndim < 2 or type(r) is not ndarray:
         return r
-    if all(type(a) is not ndarray or a.flags.c_contiguous for a in arrays):
+    for a in arrays:
+        if type(a) is ndarray and not a.flags.c_contiguous:
+            break
+    else:
         return r
     shape = r.shape
     strides = []

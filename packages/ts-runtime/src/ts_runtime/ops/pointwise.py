@@ -84,7 +84,9 @@ def _binary(ufunc: Any, self: Tensor, other: Any) -> Tensor:
                 r = ufunc(a, b)
                 if type(r) is not ndarray:
                     return wrap(np.asarray(r))
-                return wrap(follow_layout(r, a, b) if r.ndim > 1 else r)
+                if r.ndim > 1 and a.strides != b.strides:
+                    r = follow_layout(r, a, b)
+                return wrap(r)
         dt = promote(self, other)
         r = ufunc(operand(self, dt), operand(other, dt))
         if type(r) is ndarray and r.ndim > 1:
@@ -140,7 +142,8 @@ def _same_dtype_binary(ufunc: Any, *, bools: bool = True) -> Kernel:
                     raise broadcast_error(a, b) from None
                 if type(r) is not ndarray:
                     r = np.asarray(r)
-                elif r.ndim > 1:
+                elif r.ndim > 1 and a.strides != b.strides:
+                    # operands laid out alike give a result laid out alike: no more to do
                     r = follow_layout(r, a, b)
                 t = new(Tensor)
                 t._data = r
