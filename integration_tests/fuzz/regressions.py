@@ -240,4 +240,15 @@ def f(a2: bool) -> Tuple[str, List[int]]:
         found="fuzz seed 1276",
         fixed="5bf0367",
     ),
+    Regression(
+        "a_pointwise_result_takes_its_first_operands_layout",
+        """
+def f(a1: torch.Tensor, a2: torch.Tensor) -> torch.Tensor:
+    return (a1.t() - a2).view(-1)
+""",
+        seed=109994,
+        rank=2,
+        found="fuzz seeds 109994, 109727",
+        fixed="ea1b525 Pointwise binary results take their operands' layout as PyTorch's TensorIterator lays them out",
+    ),
 ]
