@@ -1324,6 +1324,7 @@ class Generator:
             else:
                 rhs = self.float_expr(1)
             self.emit(f"{target} {op} {rhs}")
+            self.bound_inplace(target)
             return True
         if form == "setitem" and v.shape:
             idx = self.index_expr()
@@ -1334,7 +1335,15 @@ class Generator:
             self.emit(f"{v.name}[{idx}] = {val}")
             return True
         self.emit(f"{target}.{self.inplace_op(shape, v.bases)}")
+        self.bound_inplace(target)
         return True
+
+    def bound_inplace(self, target: str) -> None:
+        """Bound a tensor updated in place inside a loop, as `bound` bounds what a loop
+        assigns: `x.mul_(x.sum())` repeated grows without bound, and then float32 rounding
+        (and `sin` of what is left) decides the digits compared."""
+        if self.loop_depth > 0:
+            self.emit(f"{target}.clamp_(-10, 10)")
 
     def stmt_tensor_alias(self) -> bool:
         ts = [v for v in self.tensor_vars() if v.shape]

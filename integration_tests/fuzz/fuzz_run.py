@@ -22,6 +22,7 @@ differs from Python: float division by zero, the class of an exception.)
 
 from __future__ import annotations
 
+import ast
 import builtins
 import hashlib
 import linecache
@@ -45,14 +46,61 @@ def source_hash(source: str) -> str:
     return hashlib.sha256(source.encode()).hexdigest()[:16]
 
 
-def namespace(program: Program, torch_module: Any, tag: str) -> dict:
-    """Execute the program's source with `torch` bound to `torch_module`; its globals."""
+class _IEEEDivision(ast.NodeTransformer):
+    """Scalar `/` and `%` as TorchScript computes them: a division by zero is inf or nan
+    (IEEE), where Python raises ZeroDivisionError."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        name = {ast.Div: "__ieee_div__", ast.Mod: "__ieee_mod__"}.get(type(node.op))
+        if name is None:
+            return node
+        call = ast.Call(ast.Name(name, ast.Load()), [node.left, node.right], [])
+        return ast.copy_location(call, node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.target, ast.Name) or not isinstance(node.op, (ast.Div, ast.Mod)):
+            return node
+        value = ast.BinOp(ast.Name(node.target.id, ast.Load()), node.op, node.value)
+        assign = ast.Assign([node.target], self.visit_BinOp(ast.copy_location(value, node)))
+        return ast.copy_location(assign, node)
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float))
+
+
+def _ieee_div(a: Any, b: Any) -> Any:
+    if _is_number(a) and _is_number(b) and b == 0:
+        a = float(a)
+        if a == 0 or math.isnan(a):
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, float(b))
+    return a / b
+
+
+def _ieee_mod(a: Any, b: Any) -> Any:
+    if (isinstance(a, float) or isinstance(b, float)) and _is_number(a) and _is_number(b):
+        if b == 0:
+            return math.nan
+    return a % b
+
+
+def namespace(program: Program, torch_module: Any, tag: str, *, ieee: bool = False) -> dict:
+    """Execute the program's source with `torch` bound to `torch_module`; its globals. With
+    `ieee`, scalar division by zero gives inf or nan, as in TorchScript."""
     global _compiled
     _compiled += 1
     filename = f"<fuzz {program.seed} {tag} {_compiled}>"
     lines = program.source.splitlines(True)
     linecache.cache[filename] = (len(program.source), None, lines, filename)
+    code: Any = program.source
+    if ieee:
+        code = ast.fix_missing_locations(_IEEEDivision().visit(ast.parse(program.source)))
     ns: dict[str, Any] = {
+        "__ieee_div__": _ieee_div,
+        "__ieee_mod__": _ieee_mod,
         "__name__": f"fuzz_{program.seed}_{tag}_{_compiled}",
         "torch": torch_module,
         "List": typing.List,  # noqa: UP006
@@ -60,7 +108,7 @@ def namespace(program: Program, torch_module: Any, tag: str) -> dict:
         "Tuple": typing.Tuple,  # noqa: UP006
         "Optional": typing.Optional,
     }
-    exec(compile(program.source, filename, "exec"), ns)
+    exec(compile(code, filename, "exec"), ns)
     return ns
 
 
@@ -163,8 +211,8 @@ def run_calls(fn: Any, program: Program, torch_module: Any, *, calls: range | No
     return outcomes
 
 
-def run_eager(program: Program, torch_module: Any, tag: str) -> list:
-    ns = namespace(program, torch_module, tag)
+def run_eager(program: Program, torch_module: Any, tag: str, *, ieee: bool = False) -> list:
+    ns = namespace(program, torch_module, tag, ieee=ieee)
     with time_limit(TIME_LIMIT):
         return run_calls(ns[program.entry], program, torch_module)
 
@@ -391,11 +439,14 @@ def compare(
         # Python, tsjit may do what Python does
         if not all(found):
             continue
+        eager = torch_run["eager"][i]
+        if "eager_ieee" in torch_run and "error" in eager and _float_division_by_zero(eager):
+            eager = torch_run["eager_ieee"][i]
         python = [
             ref
             for ref in (
-                _python_reference(torch_run["eager"][i], pt["calls"][i]),
-                *(_python_writes_reference(torch_run["eager"][i], ref[i]) for ref in references),
+                _python_reference(eager, pt["calls"][i]),
+                *(_python_writes_reference(eager, ref[i]) for ref in references),
             )
             if ref is not None
         ]
@@ -439,6 +490,9 @@ def run_torch(program: Program, *, all_executors: bool = True) -> dict:
         "eager": run_eager(program, torch, "eager"),
         "scripted": run_scripted(program, torch, "script"),
     }
+    if any("error" in c and _float_division_by_zero(c) for c in out["eager"]):
+        # Python's answer by TorchScript's float division (inf or nan), for `compare`
+        out["eager_ieee"] = run_eager(program, torch, "ieee", ieee=True)
     if all_executors:
         add_other_executors(program, out)
     return out
@@ -505,6 +559,8 @@ def compact(torch_run: dict) -> dict:
         "eager": _compact_calls(torch_run["eager"]),
         "scripted": _compact_scripted(torch_run["scripted"]),
     }
+    if "eager_ieee" in torch_run:
+        out["eager_ieee"] = _compact_calls(torch_run["eager_ieee"])
     for key in ("scripted_legacy", "scripted_unoptimized"):
         run = _compact_scripted(torch_run[key])
         out[key] = "same" if run == out["scripted"] else run

@@ -156,7 +156,17 @@ def _select_where(node: Any) -> ArrayKernel | None:
         return None
     if max(c[1], a[1], b[1]) == 0:
         return None
-    return ArrayKernel(np.where, (0, 1, 2), (0, 1, 2), broadcasts=True)
+    return ArrayKernel(
+        np.where if max(c[1], a[1], b[1]) < 2 else _where_laid_out,
+        (0, 1, 2),
+        (0, 1, 2),
+        broadcasts=True,
+    )
+
+
+def _where_laid_out(c: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """np.where, its result laid out as PyTorch lays it out (np.where's is C-contiguous)."""
+    return follow_layout(np.where(c, a, b), c, a, b)
 
 
 _register("aten::where.self", _select_where)

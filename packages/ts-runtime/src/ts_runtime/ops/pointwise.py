@@ -661,7 +661,16 @@ def where(condition: Tensor, self: Any, other: Any) -> Tensor:
         )
     dt = promote(self, other)
     # Python numbers as arrays of the promoted dtype: numpy would make them float64
-    return result(np.where(condition._data, array_of(self, dt), array_of(other, dt)))
+    r = np.where(condition._data, array_of(self, dt), array_of(other, dt))
+    if type(r) is ndarray and r.ndim > 1:
+        # np.where's result is always C-contiguous; PyTorch's follows the operands
+        r = follow_layout(
+            r,
+            condition._data,
+            self._data if isinstance(self, Tensor) else None,
+            other._data if isinstance(other, Tensor) else None,
+        )
+    return result(r)
 
 
 @implements("aten::masked_fill.Scalar", "aten::masked_fill.Tensor")
