@@ -183,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
             kinds[fuzz_run.signature(row["problems"])] += 1
             disagreements.append(row)
             print(f"seed {row['seed']}: {row['problems'][0][:200]!r}", flush=True)
+        elif row["status"] in ("crashed or hung", "torch hung"):
+            others.append(row)
+            print(f"seed {row['seed']}: {row['status']}", flush=True)
         elif row["status"] in SEPARATE:
             others.append(row)
             print(f"seed {row['seed']} ({row['status']}): {row['notes'][0][:200]!r}", flush=True)

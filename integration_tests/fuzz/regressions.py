@@ -251,4 +251,17 @@ def f(a1: torch.Tensor, a2: torch.Tensor) -> torch.Tensor:
         found="fuzz seeds 109994, 109727",
         fixed="ea1b525 Pointwise binary results take their operands' layout as PyTorch's TensorIterator lays them out",
     ),
+    Regression(
+        "where_takes_its_operands_layout",
+        """
+def f(a0: torch.Tensor) -> torch.Tensor:
+    w6 = a0.t()
+    a0 = torch.where(torch.add(w6, a0, alpha=2) > 3.0, w6, a0)
+    return a0.view(-1)
+""",
+        seed=116341,
+        rank=2,
+        found="fuzz seed 116341",
+        fixed="7e0562a torch.where's result takes its operands' layout",
+    ),
 ]
