@@ -264,4 +264,15 @@ def f(a0: torch.Tensor) -> torch.Tensor:
         found="fuzz seed 116341",
         fixed="7e0562a torch.where's result takes its operands' layout",
     ),
+    Regression(
+        "a_nan_written_into_an_int_tensor_is_refused_as_pytorch_refuses_it",
+        """
+def f(a1: torch.Tensor) -> torch.Tensor:
+    a1[0] = float((a1 / a1).sum())
+    return a1
+""",
+        seed=122171,
+        found="fuzz seed 122171 (numpy's ValueError where PyTorch raises RuntimeError)",
+        fixed="see git log: a number written into a tensor is checked against its dtype",
+    ),
 ]
