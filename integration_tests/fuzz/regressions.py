@@ -275,4 +275,28 @@ def f(a1: torch.Tensor) -> torch.Tensor:
         found="fuzz seed 122171 (numpy's ValueError where PyTorch raises RuntimeError)",
         fixed="8000a36 A number written into a tensor is checked against its dtype as PyTorch checks it",
     ),
+    Regression(
+        "floor_of_an_int_tensor_keeps_its_layout",
+        """
+def f(a0: torch.Tensor) -> torch.Tensor:
+    w12 = a0.t()
+    a0 = torch.sigmoid(w12.floor())
+    return a0.view(-1)
+""",
+        seed=126141,
+        rank=2,
+        found="fuzz seed 126141",
+        fixed="floor, ceil, round, trunc of an int tensor copy it laid out as it is (see git log)",
+    ),
+    Regression(
+        "amax_of_an_empty_tensor_without_dim_is_a_runtime_error",
+        """
+def f(a0: torch.Tensor) -> float:
+    v7 = a0[2:]
+    return float(v7.amax())
+""",
+        seed=126525,
+        found="fuzz seed 126525",
+        fixed="amax/amin of an empty tensor: RuntimeError without dim, IndexError naming an empty dim (see git log)",
+    ),
 ]

@@ -523,7 +523,7 @@ def _same_unary(fn: Callable[[np.ndarray], np.ndarray], *, integers: bool = True
     def kernel(self: Tensor) -> Tensor:
         a = self._data
         if not integers and a.dtype.kind in "biu":
-            return result(a.copy())
+            return result(a.copy(order="K"))  # a copy laid out as its input, as PyTorch's
         return result(fn(a))
 
     return kernel
