@@ -356,7 +356,7 @@ def _python_reference(eager: dict, scripted: dict) -> dict | None:
     and dicts). None where that cannot be told."""
     if "error" in eager:
         return None if _float_division_by_zero(eager) else eager
-    if "error" in scripted:
+    if "args" not in scripted:  # (a scripted call that raised keeps the arguments it left)
         return None
     return {"result": eager["result"], "args": _python_args(eager, scripted)}
 
