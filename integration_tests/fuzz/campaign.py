@@ -6,10 +6,13 @@
     python integration_tests/fuzz/campaign.py --record recorded/pytorch-seeds.jsonl --count 500
     python integration_tests/fuzz/campaign.py --record-regressions
 
-Prints the figures (generated, compared, disagreeing, by kind) and writes each
-disagreement (seed, problems, and with `--minimize` the shrunk source) to
-`--report` as JSON lines. `--record` writes PyTorch's outcomes instead, for
-the fixed seed range the default test session checks without PyTorch.
+Prints the figures (generated, compared, disagreeing, by kind; apart, the
+programs where PyTorch's scripted calls differ from Python and tsjit's match
+Python, and those both frameworks refuse to compile where Python runs them)
+and writes each disagreement and each of those (seed, problems or notes, and
+with `--minimize` the shrunk source) to `--report` as JSON lines. `--record`
+writes PyTorch's outcomes instead, for the fixed seed range the default test
+session checks without PyTorch.
 Programs run in worker processes (`--jobs`), so that a crash of either
 framework costs one program, which is counted.
 """
@@ -33,6 +36,8 @@ import fuzz_run  # noqa: E402
 
 #: seconds one program may take under both frameworks before it counts as hung
 PROGRAM_TIMEOUT = 120
+#: outcomes that agree with the oracle but are counted apart (see `fuzz_run.compare`)
+SEPARATE = ("pytorch differs", "both refuse")
 
 
 def check_seed(seed: int) -> dict:
@@ -54,17 +59,29 @@ def check_seed(seed: int) -> dict:
     except Exception as exc:  # a crash of the harness or the framework outside a call
         return {**out, "status": "disagree", "problems": [f"tsjit crashed: {exc!r}"]}
     comparable = out["torch_compiles"] or program.extensions
-    problems = fuzz_run.compare(tsjit_run, torch_run, extensions=program.extensions)
-    if problems and out["torch_compiles"]:
+    notes: list[str] = []
+    problems = fuzz_run.compare(tsjit_run, torch_run, extensions=program.extensions, notes=notes)
+    if (problems or notes) and out["torch_compiles"]:
         try:
             fuzz_run.add_other_executors(program, torch_run)
         except fuzz_run.Hang:
             return {**out, "status": "torch hung"}
-        problems = fuzz_run.compare(tsjit_run, torch_run, extensions=program.extensions)
+        notes = []
+        problems = fuzz_run.compare(
+            tsjit_run, torch_run, extensions=program.extensions, notes=notes
+        )
     if not comparable:
         out["tsjit_compiles"] = "compile_error" not in tsjit_run["scripted"]
-    out["status"] = "disagree" if problems else ("compared" if comparable else "eager only")
+    if problems:
+        out["status"] = "disagree"
+    elif notes:
+        # agreement with the oracle, counted apart: PyTorch's own difference from Python,
+        # or a program both refuse where Python runs it
+        out["status"] = notes[0].split(": ", 1)[0]
+    else:
+        out["status"] = "compared" if comparable else "eager only"
     out["problems"] = problems
+    out["notes"] = notes
     return out
 
 
@@ -158,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     counts: Counter = Counter()
     kinds: Counter = Counter()
     disagreements = []
+    others = []
     for row in _run_all(check_seed, seeds, args.jobs):
         counts["generated"] += 1
         counts[row["status"]] += 1
@@ -165,17 +183,25 @@ def main(argv: list[str] | None = None) -> int:
             kinds[fuzz_run.signature(row["problems"])] += 1
             disagreements.append(row)
             print(f"seed {row['seed']}: {row['problems'][0][:200]!r}", flush=True)
+        elif row["status"] in ("crashed or hung", "torch hung"):
+            others.append(row)
+            print(f"seed {row['seed']}: {row['status']}", flush=True)
+        elif row["status"] in SEPARATE:
+            others.append(row)
+            print(f"seed {row['seed']} ({row['status']}): {row['notes'][0][:200]!r}", flush=True)
     if args.minimize:
         for row in disagreements:
             row["minimized"] = minimize_seed(row["seed"], row["problems"])
             print(f"--- seed {row['seed']} minimized:\n{row['minimized']}", flush=True)
     with open(args.report, "w", encoding="utf-8") as f:
-        for row in sorted(disagreements, key=lambda r: r["seed"]):
+        for row in sorted(disagreements + others, key=lambda r: r["seed"]):
             f.write(json.dumps(row) + "\n")
-    compared = counts["compared"] + counts["disagree"]
+    compared = counts["compared"] + counts["disagree"] + sum(counts[s] for s in SEPARATE)
     print(
         f"\nseeds {seeds[0]}..{seeds[-1]}: generated {counts['generated']}, "
         f"compared {compared}, disagreeing {counts['disagree']}, "
+        f"PyTorch differs from Python (tsjit matches Python) {counts['pytorch differs']}, "
+        f"both refuse where Python runs {counts['both refuse']}, "
         f"eager only (PyTorch refused to script) {counts['eager only']}, "
         f"crashed or hung {counts['crashed or hung'] + counts['torch hung']}, "
         f"invalid programs generated {counts['invalid program']}; "

@@ -339,6 +339,11 @@ class Generator:
             return f"({expr})[:6]"
         if t in LISTS and not expr.startswith("["):
             return f"({expr})[:6]"
+        if t == TENSOR:
+            # a tensor fed back into itself (`x = x @ x + y` in a loop) grows without bound, and
+            # float32 rounding then decides the digits compared (and `sin` of what is left); the
+            # int bounds keep an int64 tensor's dtype
+            return f"torch.clamp({expr}, -10, 10)"
         return expr
 
     # -- expressions, by type
@@ -1140,6 +1145,7 @@ class Generator:
             if got is None:
                 return False
             expr, shape = got
+            expr = self.bound(TENSOR, expr)
             self.emit(f"{name} = {expr}")
             self.define(Var(name, TENSOR, shape, bases=self.bases_of(expr) or frozenset({name})))
             return True
@@ -1318,6 +1324,7 @@ class Generator:
             else:
                 rhs = self.float_expr(1)
             self.emit(f"{target} {op} {rhs}")
+            self.bound_inplace(target)
             return True
         if form == "setitem" and v.shape:
             idx = self.index_expr()
@@ -1328,7 +1335,15 @@ class Generator:
             self.emit(f"{v.name}[{idx}] = {val}")
             return True
         self.emit(f"{target}.{self.inplace_op(shape, v.bases)}")
+        self.bound_inplace(target)
         return True
+
+    def bound_inplace(self, target: str) -> None:
+        """Bound a tensor updated in place inside a loop, as `bound` bounds what a loop
+        assigns: `x.mul_(x.sum())` repeated grows without bound, and then float32 rounding
+        (and `sin` of what is left) decides the digits compared."""
+        if self.loop_depth > 0:
+            self.emit(f"{target}.clamp_(-10, 10)")
 
     def stmt_tensor_alias(self) -> bool:
         ts = [v for v in self.tensor_vars() if v.shape]
@@ -1640,7 +1655,8 @@ class Generator:
         params = []
         n_tensors = self.rng.randrange(1, 4) if use_tensors else 0
         for j in range(n_tensors):
-            params.append(Var(f"a{j}", TENSOR, base))
+            # the entry point's tensors are distinct inputs: each its own memory
+            params.append(Var(f"a{j}", TENSOR, base, bases=frozenset({f"a{j}"})))
         for t in self.rng.sample([INT, INT, FLOAT, BOOL, STR, LIST_INT, LIST_FLOAT, OPT_INT],
                                  self.rng.randrange(1, 4)):  # fmt: skip
             params.append(Var(f"a{len(params)}", t))

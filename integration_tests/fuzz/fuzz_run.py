@@ -22,6 +22,7 @@ differs from Python: float division by zero, the class of an exception.)
 
 from __future__ import annotations
 
+import ast
 import builtins
 import hashlib
 import linecache
@@ -45,14 +46,61 @@ def source_hash(source: str) -> str:
     return hashlib.sha256(source.encode()).hexdigest()[:16]
 
 
-def namespace(program: Program, torch_module: Any, tag: str) -> dict:
-    """Execute the program's source with `torch` bound to `torch_module`; its globals."""
+class _IEEEDivision(ast.NodeTransformer):
+    """Scalar `/` and `%` as TorchScript computes them: a division by zero is inf or nan
+    (IEEE), where Python raises ZeroDivisionError."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        name = {ast.Div: "__ieee_div__", ast.Mod: "__ieee_mod__"}.get(type(node.op))
+        if name is None:
+            return node
+        call = ast.Call(ast.Name(name, ast.Load()), [node.left, node.right], [])
+        return ast.copy_location(call, node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.target, ast.Name) or not isinstance(node.op, (ast.Div, ast.Mod)):
+            return node
+        value = ast.BinOp(ast.Name(node.target.id, ast.Load()), node.op, node.value)
+        assign = ast.Assign([node.target], self.visit_BinOp(ast.copy_location(value, node)))
+        return ast.copy_location(assign, node)
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float))
+
+
+def _ieee_div(a: Any, b: Any) -> Any:
+    if _is_number(a) and _is_number(b) and b == 0:
+        a = float(a)
+        if a == 0 or math.isnan(a):
+            return math.nan
+        return math.copysign(math.inf, a) * math.copysign(1.0, float(b))
+    return a / b
+
+
+def _ieee_mod(a: Any, b: Any) -> Any:
+    if (isinstance(a, float) or isinstance(b, float)) and _is_number(a) and _is_number(b):
+        if b == 0:
+            return math.nan
+    return a % b
+
+
+def namespace(program: Program, torch_module: Any, tag: str, *, ieee: bool = False) -> dict:
+    """Execute the program's source with `torch` bound to `torch_module`; its globals. With
+    `ieee`, scalar division by zero gives inf or nan, as in TorchScript."""
     global _compiled
     _compiled += 1
     filename = f"<fuzz {program.seed} {tag} {_compiled}>"
     lines = program.source.splitlines(True)
     linecache.cache[filename] = (len(program.source), None, lines, filename)
+    code: Any = program.source
+    if ieee:
+        code = ast.fix_missing_locations(_IEEEDivision().visit(ast.parse(program.source)))
     ns: dict[str, Any] = {
+        "__ieee_div__": _ieee_div,
+        "__ieee_mod__": _ieee_mod,
         "__name__": f"fuzz_{program.seed}_{tag}_{_compiled}",
         "torch": torch_module,
         "List": typing.List,  # noqa: UP006
@@ -60,7 +108,7 @@ def namespace(program: Program, torch_module: Any, tag: str) -> dict:
         "Tuple": typing.Tuple,  # noqa: UP006
         "Optional": typing.Optional,
     }
-    exec(compile(program.source, filename, "exec"), ns)
+    exec(compile(code, filename, "exec"), ns)
     return ns
 
 
@@ -152,12 +200,19 @@ def run_calls(fn: Any, program: Program, torch_module: Any, *, calls: range | No
         except RecursionError:
             outcomes.append({"error": "RecursionError"})
         except Exception as exc:  # what the program raised, in any form
-            outcomes.append({"error": error_class(exc), "message": str(exc).splitlines()[-1:]})
+            # the arguments as the call left them: its writes before the error
+            outcomes.append(
+                {
+                    "error": error_class(exc),
+                    "message": str(exc).splitlines()[-1:],
+                    "args": encode(args),
+                }
+            )
     return outcomes
 
 
-def run_eager(program: Program, torch_module: Any, tag: str) -> list:
-    ns = namespace(program, torch_module, tag)
+def run_eager(program: Program, torch_module: Any, tag: str, *, ieee: bool = False) -> list:
+    ns = namespace(program, torch_module, tag, ieee=ieee)
     with time_limit(TIME_LIMIT):
         return run_calls(ns[program.entry], program, torch_module)
 
@@ -301,23 +356,52 @@ def _python_reference(eager: dict, scripted: dict) -> dict | None:
     and dicts). None where that cannot be told."""
     if "error" in eager:
         return None if _float_division_by_zero(eager) else eager
-    if "error" in scripted:
+    if "args" not in scripted:  # (a scripted call that raised keeps the arguments it left)
         return None
+    return {"result": eager["result"], "args": _python_args(eager, scripted)}
+
+
+def _python_args(eager: dict, scripted: dict) -> Any:
+    """The arguments after a call: tensors as Python left them, the rest (copies in scripted
+    code) as PyTorch's scripted call left them."""
     args = [
         e if e[0] == "tensor" else s
         for e, s in zip(eager["args"][1], scripted["args"][1], strict=True)
     ]
-    return {"result": eager["result"], "args": ["list", args]}
+    return ["list", args]
 
 
-def compare(tsjit_run: dict, torch_run: dict, *, extensions: bool = False) -> list[str]:
+def _python_writes_reference(eager: dict, scripted: dict) -> dict | None:
+    """Where Python raised in code PyTorch's optimizer removed as dead (an unused `d["k"]`)
+    and PyTorch's scripted call returned: its result, with the tensors as Python's writes
+    before the error left them. PyTorch loses some of those writes (an in-place op on a
+    value a zero-trip loop passes through); a call matching this matches Python but for the
+    dead code PyTorch drops itself. None where that cannot be told."""
+    if "error" not in eager or "args" not in eager or "error" in scripted:
+        return None
+    return {"result": scripted["result"], "args": _python_args(eager, scripted)}
+
+
+def compare(
+    tsjit_run: dict,
+    torch_run: dict,
+    *,
+    extensions: bool = False,
+    notes: list[str] | None = None,
+) -> list[str]:
     """The disagreements between tsjit's runs and PyTorch's runs of one program.
 
     Eager runs are compared with eager runs, scripted with scripted. A program using
     `extensions` (accepted by tsjit, refused by TorchScript) has its scripted runs
     compared with PyTorch's eager runs instead.
+
+    `notes` collects what agrees with the oracle but is not plain agreement, each with
+    its kind before the first ": ": `pytorch differs` (a scripted call matches Python
+    where none of PyTorch's executors does: PyTorch's fault), `both refuse` (tsjit
+    refuses to compile a program TorchScript refuses too, where Python runs it).
     """
     problems = []
+    notes = notes if notes is not None else []
     d = diff_outcomes(tsjit_run["eager"], torch_run["eager"], classes=True)
     if d:
         problems.append(f"eager: {d}")
@@ -325,6 +409,11 @@ def compare(tsjit_run: dict, torch_run: dict, *, extensions: bool = False) -> li
     if "compile_error" in pt and not extensions:
         return problems
     if "compile_error" in ts:
+        if "compile_error" in pt:
+            # TorchScript refuses every program using an extension; tsjit refusing one
+            # too agrees with the oracle, but not with Python: counted apart
+            notes.append(f"both refuse: {ts['compile_error'][:300]}")
+            return problems
         problems.append(f"scripted: tsjit refused the program: {ts['compile_error'][:300]}")
         return problems
     if "compile_error" in pt:
@@ -348,12 +437,27 @@ def compare(tsjit_run: dict, torch_run: dict, *, extensions: bool = False) -> li
         # Python's own answer: where all of PyTorch's executors lose a write that Python
         # makes (an alias their analysis misses), or drop a dead `t[3] = x` that raises in
         # Python, tsjit may do what Python does
-        python = _python_reference(torch_run["eager"][i], pt["calls"][i])
-        if python is not None:
-            found.append(diff_outcomes([call], [python], classes=True))
-        if all(found):
-            problems.append(f"scripted: {found[0].replace('call 0', f'call {i}', 1)}")
-            break
+        if not all(found):
+            continue
+        eager = torch_run["eager"][i]
+        if "eager_ieee" in torch_run and "error" in eager and _float_division_by_zero(eager):
+            eager = torch_run["eager_ieee"][i]
+        python = [
+            ref
+            for ref in (
+                _python_reference(eager, pt["calls"][i]),
+                *(_python_writes_reference(eager, ref[i]) for ref in references),
+            )
+            if ref is not None
+        ]
+        if any(diff_outcomes([call], [ref], classes=True) is None for ref in python):
+            notes.append(
+                f"pytorch differs: call {i}: tsjit matches Python where PyTorch's "
+                f"executors do not ({found[0].split(': ', 1)[1]})"
+            )
+            continue
+        problems.append(f"scripted: {found[0].replace('call 0', f'call {i}', 1)}")
+        break
     return problems
 
 
@@ -386,6 +490,9 @@ def run_torch(program: Program, *, all_executors: bool = True) -> dict:
         "eager": run_eager(program, torch, "eager"),
         "scripted": run_scripted(program, torch, "script"),
     }
+    if any("error" in c and _float_division_by_zero(c) for c in out["eager"]):
+        # Python's answer by TorchScript's float division (inf or nan), for `compare`
+        out["eager_ieee"] = run_eager(program, torch, "ieee", ieee=True)
     if all_executors:
         add_other_executors(program, out)
     return out
@@ -429,7 +536,10 @@ def _compact_calls(calls: list) -> list:
         if "error" in c:
             # the message only matters to tell an int division by zero from a float one
             keep = c["error"] == "ZeroDivisionError"
-            out.append({"error": c["error"], **({"message": c["message"]} if keep else {})})
+            row = {"error": c["error"], **({"message": c["message"]} if keep else {})}
+            if "args" in c and any(a[0] == "tensor" for a in c["args"][1]):
+                row["args"] = c["args"]  # the tensors written before the error
+            out.append(row)
         else:
             out.append(c)
     return out
@@ -449,6 +559,8 @@ def compact(torch_run: dict) -> dict:
         "eager": _compact_calls(torch_run["eager"]),
         "scripted": _compact_scripted(torch_run["scripted"]),
     }
+    if "eager_ieee" in torch_run:
+        out["eager_ieee"] = _compact_calls(torch_run["eager_ieee"])
     for key in ("scripted_legacy", "scripted_unoptimized"):
         run = _compact_scripted(torch_run[key])
         out[key] = "same" if run == out["scripted"] else run

@@ -240,4 +240,63 @@ def f(a2: bool) -> Tuple[str, List[int]]:
         found="fuzz seed 1276",
         fixed="5bf0367",
     ),
+    Regression(
+        "a_pointwise_result_takes_its_first_operands_layout",
+        """
+def f(a1: torch.Tensor, a2: torch.Tensor) -> torch.Tensor:
+    return (a1.t() - a2).view(-1)
+""",
+        seed=109994,
+        rank=2,
+        found="fuzz seeds 109994, 109727",
+        fixed="ea1b525 Pointwise binary results take their operands' layout as PyTorch's TensorIterator lays them out",
+    ),
+    Regression(
+        "where_takes_its_operands_layout",
+        """
+def f(a0: torch.Tensor) -> torch.Tensor:
+    w6 = a0.t()
+    a0 = torch.where(torch.add(w6, a0, alpha=2) > 3.0, w6, a0)
+    return a0.view(-1)
+""",
+        seed=116341,
+        rank=2,
+        found="fuzz seed 116341",
+        fixed="7e0562a torch.where's result takes its operands' layout",
+    ),
+    Regression(
+        "a_nan_written_into_an_int_tensor_is_refused_as_pytorch_refuses_it",
+        """
+def f(a1: torch.Tensor) -> torch.Tensor:
+    a1[0] = float((a1 / a1).sum())
+    return a1
+""",
+        seed=122171,
+        found="fuzz seed 122171 (numpy's ValueError where PyTorch raises RuntimeError)",
+        fixed="8000a36 A number written into a tensor is checked against its dtype as PyTorch checks it",
+    ),
+    Regression(
+        "floor_of_an_int_tensor_keeps_its_layout",
+        """
+def f(a0: torch.Tensor) -> torch.Tensor:
+    w12 = a0.t()
+    a0 = torch.sigmoid(w12.floor())
+    return a0.view(-1)
+""",
+        seed=126141,
+        rank=2,
+        found="fuzz seed 126141",
+        fixed="bd7417d Rounding an int tensor copies it laid out as it is",
+    ),
+    Regression(
+        "amax_of_an_empty_tensor_without_dim_is_a_runtime_error",
+        """
+def f(a0: torch.Tensor) -> float:
+    v7 = a0[2:]
+    return float(v7.amax())
+""",
+        seed=126525,
+        found="fuzz seed 126525",
+        fixed="bd7417d amax/amin of an empty tensor raise as PyTorch's",
+    ),
 ]

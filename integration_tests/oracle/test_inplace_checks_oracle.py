@@ -38,6 +38,20 @@ PROGRAMS = [
     "a = m.arange(4.0); out = a[1:].copy_(a[:3].clone())",
     "a = m.ones(2, 2); out = a.copy_(a.t())",
     "a = m.ones(2, 2); out = a.copy_(a)",
+    # a number written into a tensor must fit its dtype (checked, not written as garbage)
+    "a = m.tensor([1, 2]); a[0] = float('nan'); out = a",
+    "a = m.tensor([1, 2]); out = a.fill_(float('inf'))",
+    "a = m.tensor([1, 2]); out = a.fill_(float('nan'))",
+    "a = m.tensor([1, 2]); a[0] = 1e30; out = a",
+    "a = m.tensor([1, 2]); a[0] = 2.5; out = a",
+    "a = m.tensor([1, 2], dtype=m.int32); out = a.fill_(1e10)",
+    "a = m.tensor([1, 2], dtype=m.int32); a[1] = 3000000000; out = a",
+    "a = m.tensor([1, 2], dtype=m.uint8); out = a.fill_(300)",
+    "a = m.tensor([1, 2], dtype=m.int8); a[0] = -129; out = a",
+    "a = m.tensor([1.0, 2.0]); a[0] = 1e300; out = a",
+    "a = m.tensor([1.0, 2.0]); out = a.fill_(float('inf'))",
+    "a = m.tensor([1.0, 2.0], dtype=m.float64); a[0] = 1e300; out = a",
+    "a = m.tensor([True, False]); out = a.fill_(float('nan'))",
 ]
 
 

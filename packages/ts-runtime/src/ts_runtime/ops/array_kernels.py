@@ -18,6 +18,7 @@ from ts_ir import FloatType, IntType, TensorType, constant_value
 from ts_schema import registry
 
 from ..dtypes import UnsupportedDtypeError, numpy_dtype
+from .common import follow_layout
 from .dispatch import ARRAY_KERNELS, ArrayKernel
 from .linalg import gemm
 from .pointwise import FLOAT_UNARY, SAME_DTYPE_UNARY
@@ -57,6 +58,25 @@ def _weak_scalar_fits(v: Any, dt: np.dtype) -> bool:
     return False
 
 
+_LAID_OUT: dict[Any, Callable[..., Any]] = {}
+
+
+def _laid_out(ufunc: Any) -> Callable[..., Any]:
+    """`ufunc` over two arrays, its result laid out as PyTorch lays it out."""
+    fn = _LAID_OUT.get(ufunc)
+    if fn is None:
+
+        def fn(a: np.ndarray, b: np.ndarray) -> Any:
+            r = ufunc(a, b)
+            if a.strides != b.strides:
+                return follow_layout(r, a, b)
+            return r
+
+        fn.__name__ = f"{ufunc.__name__}_laid_out"
+        _LAID_OUT[ufunc] = fn
+    return fn
+
+
 def _binary_selector(
     ufunc: Any, *, bools: bool = True, floats_only: bool = False, alpha: bool = False
 ) -> Callable[..., Any]:
@@ -71,7 +91,10 @@ def _binary_selector(
         if b is not None:  # tensor ⊕ tensor: one dtype, a result with dimensions
             if b[0] != a[0] or max(a[1], b[1]) == 0:
                 return None
-            return ArrayKernel(ufunc, (0, 1), (0, 1), broadcasts=True)
+            # two operands of rank 2 or more may be laid out differently: PyTorch's result
+            # follows the first where numpy's keeps C order (`follow_layout`)
+            fn = ufunc if max(a[1], b[1]) < 2 else _laid_out(ufunc)
+            return ArrayKernel(fn, (0, 1), (0, 1), broadcasts=True)
         if a[1] == 0 or not _weak_scalar_fits(ins[1], a[0]):
             return None
         return ArrayKernel(ufunc, (0, 1), (0,), broadcasts=False)
@@ -133,7 +156,17 @@ def _select_where(node: Any) -> ArrayKernel | None:
         return None
     if max(c[1], a[1], b[1]) == 0:
         return None
-    return ArrayKernel(np.where, (0, 1, 2), (0, 1, 2), broadcasts=True)
+    return ArrayKernel(
+        np.where if max(c[1], a[1], b[1]) < 2 else _where_laid_out,
+        (0, 1, 2),
+        (0, 1, 2),
+        broadcasts=True,
+    )
+
+
+def _where_laid_out(c: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """np.where, its result laid out as PyTorch lays it out (np.where's is C-contiguous)."""
+    return follow_layout(np.where(c, a, b), c, a, b)
 
 
 _register("aten::where.self", _select_where)

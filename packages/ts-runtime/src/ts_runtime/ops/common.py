@@ -32,6 +32,95 @@ def result(r: Any) -> Tensor:
     return wrap(r if type(r) is ndarray else asarray(r))
 
 
+def pointwise_result(r: Any, self: Any, other: Any) -> Tensor:
+    """`result` for a binary pointwise op of `self` and `other`: laid out as PyTorch lays it
+    out (`follow_layout`)."""
+    if type(r) is not ndarray:
+        return wrap(asarray(r))
+    if r.ndim > 1 and (
+        not isinstance(self, Tensor)
+        or not isinstance(other, Tensor)
+        or self._data.strides != other._data.strides
+    ):
+        r = follow_layout(
+            r,
+            self._data if isinstance(self, Tensor) else None,
+            other._data if isinstance(other, Tensor) else None,
+        )
+    return wrap(r)
+
+
+def follow_layout(r: ndarray, *arrays: Any) -> ndarray:
+    """`r`, the result of a pointwise op over `arrays`, in the memory layout PyTorch gives it.
+
+    PyTorch's TensorIterator lays a result out as its operands are laid out: it orders the
+    dimensions by the operands' strides, asking them in turn and taking the first that tells
+    two dimensions apart (a broadcast dimension tells nothing; equal strides put the smaller
+    dimension first), and allocates the result in that order. numpy's `order="K"` follows one
+    operand as well, but keeps C order where the operands disagree: the transposed first
+    operand of `a.t() - b` makes PyTorch's result transposed (so `view(-1)` refuses it) and
+    numpy's C-contiguous. Results whose operands are all C-contiguous (the common case) are
+    returned at once; callers skip the call where two operands have the same strides (numpy's
+    order then is PyTorch's).
+    """
+    ndim = r.ndim
+    if ndim < 2 or type(r) is not ndarray:
+        return r
+    for a in arrays:
+        if type(a) is ndarray and not a.flags.c_contiguous:
+            break
+    else:
+        return r
+    shape = r.shape
+    strides = []
+    for a in arrays:
+        if type(a) is not ndarray or a.ndim == 0:
+            continue
+        lead = ndim - a.ndim
+        strides.append(
+            [0] * lead
+            + [
+                0 if a.shape[i] == 1 and shape[lead + i] != 1 else a.strides[i]
+                for i in range(a.ndim)
+            ]
+        )
+
+    def should_swap(d0: int, d1: int) -> int:
+        for st in strides:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 < s1:
+                return -1
+            if s0 > s1:
+                return 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(ndim - 1, -1, -1))  # perm[0] is the innermost dimension
+    for i in range(1, ndim):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    order = perm[::-1]  # outermost first
+    if order == list(range(ndim)):
+        if r.flags.c_contiguous:
+            return r
+    else:
+        want = r.transpose(order)
+        if want.flags.c_contiguous:
+            return r
+    out = np.empty(tuple(shape[d] for d in order), dtype=r.dtype).transpose(np.argsort(order))
+    out[...] = r
+    return out
+
+
 def _operand_key(x: Any) -> Any:
     if isinstance(x, Tensor):
         d = x._data

@@ -14,6 +14,7 @@ target, so the target's history says how it was written.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -148,11 +149,46 @@ def getitem(self: Tensor, index: Any) -> Tensor:
     return result
 
 
+#: the C names in PyTorch's message for a number that does not fit a tensor's dtype
+_C_NAMES = {
+    np.dtype(np.int64): "int64_t",
+    np.dtype(np.int32): "int",
+    np.dtype(np.int16): "int16_t",
+    np.dtype(np.int8): "int8_t",
+    np.dtype(np.uint8): "uint8_t",
+    np.dtype(np.float32): "float",
+}
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def checked_scalar(value: Any, dt: np.dtype) -> Any:
+    """A Python number written into a tensor of dtype `dt` (`t[i] = v`, `fill_`), checked as
+    PyTorch checks it: NaN, an infinity or a value out of an integer dtype's range (an
+    unsigned one takes negatives down to minus its maximum, which wrap), or a finite float
+    beyond float32's range, is refused rather than written as garbage."""
+    name = _C_NAMES.get(dt)
+    if name is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    if dt.kind == "f":
+        ok = not math.isfinite(value) or abs(value) <= _FLOAT32_MAX
+    else:
+        info = np.iinfo(dt)
+        low = -int(info.max) if info.min == 0 else int(info.min)
+        if isinstance(value, float):  # compared in double, as PyTorch compares
+            ok = math.isfinite(value) and float(low) <= value <= float(info.max)
+        else:
+            ok = low <= value <= info.max
+    if not ok:
+        raise TensorError(f"value cannot be converted to type {name} without overflow")
+    return value
+
+
 def _value_tensor(value: Any, like: Tensor) -> Tensor:
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (bool, int, float, complex)):
-        return result(np.asarray(value, dtype=like._data.dtype))
+        dt = like._data.dtype
+        return result(scalar_in(checked_scalar(value, dt), dt))
     return tensor(value, dtype=dtype_of_numpy(like._data.dtype))
 
 
@@ -753,7 +789,7 @@ def _fill_value(value: Any, dt: np.dtype) -> Any:
                 f"fill_ only supports 0-dimension value tensor but got tensor with {value._data.ndim} dimensions."
             )
         return value._data
-    return scalar_in(value, dt)
+    return scalar_in(checked_scalar(value, dt), dt)
 
 
 @implements("aten::fill_.Scalar", "aten::fill_.Tensor")

@@ -21,7 +21,9 @@ from .common import (
     check_floating,
     check_inplace_overlap,
     floating,
+    follow_layout,
     operand,
+    pointwise_result,
     promote,
     result,
     sum_to,
@@ -80,9 +82,16 @@ def _binary(ufunc: Any, self: Tensor, other: Any) -> Tensor:
             a, b = self._data, other._data
             if a.dtype is b.dtype:
                 r = ufunc(a, b)
-                return wrap(r if type(r) is ndarray else np.asarray(r))
+                if type(r) is not ndarray:
+                    return wrap(np.asarray(r))
+                if r.ndim > 1 and a.strides != b.strides:
+                    r = follow_layout(r, a, b)
+                return wrap(r)
         dt = promote(self, other)
-        return result(ufunc(operand(self, dt), operand(other, dt)))
+        r = ufunc(operand(self, dt), operand(other, dt))
+        if type(r) is ndarray and r.ndim > 1:
+            r = follow_layout(r, self._data, other._data if type(other) is Tensor else None)
+        return result(r)
     except ValueError:
         raise broadcast_error(
             self._data, other._data if isinstance(other, Tensor) else other
@@ -131,8 +140,13 @@ def _same_dtype_binary(ufunc: Any, *, bools: bool = True) -> Kernel:
                     r = ufunc(a, b)
                 except ValueError:
                     raise broadcast_error(a, b) from None
+                if type(r) is not ndarray:
+                    r = np.asarray(r)
+                elif r.ndim > 1 and a.strides != b.strides:
+                    # operands laid out alike give a result laid out alike: no more to do
+                    r = follow_layout(r, a, b)
                 t = new(Tensor)
-                t._data = r if type(r) is ndarray else np.asarray(r)
+                t._data = r
                 t._version = None
                 t._ag = None
                 t._base = None
@@ -174,9 +188,9 @@ def rsub(self: Tensor, other: Any, alpha: Any = 1) -> Tensor:
 def div(self: Tensor, other: Any) -> Tensor:
     a = self._data
     if type(other) is Tensor and a.dtype is other._data.dtype and a.dtype.kind in "fc":
-        return result(np.true_divide(a, other._data))
+        return pointwise_result(np.true_divide(a, other._data), self, other)
     dt = floating(promote(self, other))
-    return result(np.true_divide(operand(self, dt), operand(other, dt)))
+    return pointwise_result(np.true_divide(operand(self, dt), operand(other, dt)), self, other)
 
 
 @implements("aten::div.Tensor_mode", "aten::div.Scalar_mode")
@@ -217,7 +231,7 @@ def floor_divide(self: Tensor, other: Any) -> Tensor:
     _refuse_bool(dt, "div_floor_cpu")
     if dt.kind not in "fc":
         _check_int_division(operand(other, dt))
-    return result(np.floor_divide(operand(self, dt), operand(other, dt)))
+    return pointwise_result(np.floor_divide(operand(self, dt), operand(other, dt)), self, other)
 
 
 @implements("aten::remainder.Tensor", "aten::remainder.Scalar")
@@ -227,14 +241,14 @@ def remainder(self: Tensor, other: Any) -> Tensor:
     _refuse_bool(dt, "remainder_cpu")
     if dt.kind not in "fc":
         _check_int_division(operand(other, dt))
-    return result(np.remainder(operand(self, dt), operand(other, dt)))
+    return pointwise_result(np.remainder(operand(self, dt), operand(other, dt)), self, other)
 
 
 @implements("aten::remainder.Scalar_Tensor")
 @broadcasting
 def remainder_scalar_tensor(self: Any, other: Tensor) -> Tensor:
     dt = promote(self, other)
-    return result(np.remainder(operand(self, dt), operand(other, dt)))
+    return pointwise_result(np.remainder(operand(self, dt), operand(other, dt)), self, other)
 
 
 @implements("aten::fmod.Tensor", "aten::fmod.Scalar")
@@ -242,7 +256,7 @@ def remainder_scalar_tensor(self: Any, other: Tensor) -> Tensor:
 def fmod(self: Tensor, other: Any) -> Tensor:
     dt = promote(self, other)
     _refuse_bool(dt, "fmod_cpu")
-    return result(np.fmod(operand(self, dt), operand(other, dt)))
+    return pointwise_result(np.fmod(operand(self, dt), operand(other, dt)), self, other)
 
 
 @implements("aten::pow.Tensor_Tensor", "aten::pow.Tensor_Scalar")
@@ -286,7 +300,7 @@ def minimum(self: Tensor, other: Tensor) -> Tensor:
 @broadcasting
 def atan2(self: Tensor, other: Tensor) -> Tensor:
     dt = floating(promote(self, other))
-    return result(np.arctan2(operand(self, dt), operand(other, dt)))
+    return pointwise_result(np.arctan2(operand(self, dt), operand(other, dt)), self, other)
 
 
 def _register_inplace(functional: Kernel, *keys: str) -> None:
@@ -315,9 +329,9 @@ _register_inplace(floor_divide, "aten::floor_divide_.Tensor", "aten::floor_divid
 def _compare(ufunc: Any) -> Kernel:
     def kernel(self: Tensor, other: Any) -> Tensor:
         if type(other) is Tensor and self._data.dtype is other._data.dtype:
-            return result(ufunc(self._data, other._data))
+            return pointwise_result(ufunc(self._data, other._data), self, other)
         dt = promote(self, other)
-        return result(ufunc(operand(self, dt), operand(other, dt)))
+        return pointwise_result(ufunc(operand(self, dt), operand(other, dt)), self, other)
 
     kernel.__name__ = ufunc.__name__
     return kernel
@@ -339,7 +353,7 @@ def _bitwise(ufunc: Any, name: str) -> Kernel:
         dt = promote(self, other)
         if dt.kind not in "biu":
             raise TensorError(f"\"{name}\" not implemented for '{dt}'")
-        return result(ufunc(operand(self, dt), operand(other, dt)))
+        return pointwise_result(ufunc(operand(self, dt), operand(other, dt)), self, other)
 
     return kernel
 
@@ -509,7 +523,7 @@ def _same_unary(fn: Callable[[np.ndarray], np.ndarray], *, integers: bool = True
     def kernel(self: Tensor) -> Tensor:
         a = self._data
         if not integers and a.dtype.kind in "biu":
-            return result(a.copy())
+            return result(a.copy(order="K"))  # a copy laid out as its input, as PyTorch's
         return result(fn(a))
 
     return kernel
@@ -647,7 +661,16 @@ def where(condition: Tensor, self: Any, other: Any) -> Tensor:
         )
     dt = promote(self, other)
     # Python numbers as arrays of the promoted dtype: numpy would make them float64
-    return result(np.where(condition._data, array_of(self, dt), array_of(other, dt)))
+    r = np.where(condition._data, array_of(self, dt), array_of(other, dt))
+    if type(r) is ndarray and r.ndim > 1:
+        # np.where's result is always C-contiguous; PyTorch's follows the operands
+        r = follow_layout(
+            r,
+            condition._data,
+            self._data if isinstance(self, Tensor) else None,
+            other._data if isinstance(other, Tensor) else None,
+        )
+    return result(r)
 
 
 @implements("aten::masked_fill.Scalar", "aten::masked_fill.Tensor")

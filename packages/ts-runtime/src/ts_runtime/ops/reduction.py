@@ -231,11 +231,18 @@ def _amax_like(fn: Any, name: str) -> Any:
     def kernel(self: Tensor, dim: Sequence[int] = (), keepdim: bool = False) -> Tensor:
         a = self._data
         axes = _axes(list(dim), a.ndim)
-        if a.size == 0 and (axes is None or any(a.shape[x] == 0 for x in axes)):
-            raise DimensionError(
+        if a.size == 0 and axes is None:
+            # no dim given: a RuntimeError in PyTorch, as for max()
+            raise TensorError(
                 f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
                 "the reduction dim with the 'dim' argument."
             )
+        if a.size == 0:
+            for d, x in zip(dim, axes, strict=False):
+                if a.shape[x] == 0:
+                    raise DimensionError(
+                        f"{name}(): Expected reduction dim {d} to have non-zero size."
+                    )
         return result(fn(a, axis=axes, keepdims=keepdim))
 
     kernel.__name__ = name
