@@ -9,6 +9,7 @@ from __future__ import annotations
 from spec import (
     boxes,
     case,
+    dct,
     device,
     dtype,
     fn,
@@ -807,4 +808,715 @@ add(
         trace=True,
     ),
     mod("pytorch_test_script_models", "BasicBlock", [4, 4], case(randn(2, 4, 5, 5))),
+)
+
+# -- PyTorch: the TorchScript language tests of test/jit (checkScript functions) ---------
+
+PT_LIST_DICT = "pytorch_test_list_dict"
+add(
+    fn(PT_LIST_DICT, "test_list_bool_conversion__if_predicate", case([1, 2, 3]), case([])),
+    fn(PT_LIST_DICT, "test_list_bool_conversion__while_predicate", case([1, 2, 3]), case([])),
+    fn(PT_LIST_DICT, "test_list_bool_conversion__ternary_predicate", case([1, 2, 3]), case([])),
+    fn(PT_LIST_DICT, "test_in_check__int_in", case([1, 2, 3]), case([1, 3, 3])),
+    fn(PT_LIST_DICT, "test_in_check__float_in", case([1.0, 2.0, 3.0]), case([1.0, 3.0, 3.0])),
+    fn(PT_LIST_DICT, "test_in_check__str_in", case(["not", "here"]), case(["hi", "bye"]), case([])),
+    fn(PT_LIST_DICT, "test_list_literal__reassign", case()),
+    fn(PT_LIST_DICT, "test_list_literal__reassign_arity_change", case()),
+    fn(PT_LIST_DICT, "test_list_literal__reassign_from_empty_builtin", case()),
+    fn(PT_LIST_DICT, "test_list_variance__test_listliteral_is_typed_from_annotation", case()),
+    fn(PT_LIST_DICT, "test_list_variance__test_listcomprehension_is_typed_from_annotation", case()),
+    fn(PT_LIST_DICT, "test_list_keyword__foo", case()),
+    fn(PT_LIST_DICT, "test_list_keyword__foo2", case()),
+    fn(PT_LIST_DICT, "test_list_keyword__foo3", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_with_kwargs__fn", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_with_kwargs_using_container_values__fn", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_with_iterable__fn", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_with_empty_iterable__fn", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_with_internal_aggregate_function__fn", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_with_mapping__fn", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_with_mapping_and_kwargs__fn", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_with_dict_comprehension__fn", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_with_dict_comprehension_and_kwargs__fn", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_with_empty_dict_comprehension__fn", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_is_correctly_typed__fn", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_with_nested_call__fn", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_with_previously_declared_variable__fn", case()),
+    fn(PT_LIST_DICT, "test_dict_keyword_with_previously_declared_variable_and_kwargs__fn", case()),
+    fn(PT_LIST_DICT, "test_min_bool_list__jit_min_list", case([True, False], [False, True])),
+    fn(PT_LIST_DICT, "test_list_gather__index", case()),
+    fn(PT_LIST_DICT, "test_list_gather__negative_index", case()),
+    fn(PT_LIST_DICT, "test_list_gather__bad_index", case()),
+    fn(PT_LIST_DICT, "test_list_gather__bad_negative_index", case()),
+    fn(PT_LIST_DICT, "test_list_len__func", case()),
+    fn(PT_LIST_DICT, "test_list_len__func2", case()),
+    fn(PT_LIST_DICT, "test_list_ops__test_equality", case()),
+    fn(PT_LIST_DICT, "test_list_ops__test_equality_str", case()),
+    fn(PT_LIST_DICT, "test_list_ops__test_inequality", case()),
+    fn(PT_LIST_DICT, "test_list_ops__test_inequality_str", case()),
+    fn(PT_LIST_DICT, "test_list_ops__test_non_equality", case(), case()),
+    fn(PT_LIST_DICT, "test_list_ops__test_list_equality_as_cond", case()),
+    fn(PT_LIST_DICT, "test_list_ops__test_list_add", case()),
+    fn(PT_LIST_DICT, "test_list_ops__test_list_add_empty", case()),
+    fn(PT_LIST_DICT, "test_list_ops__test_tensor_list_equality", case()),
+    fn(PT_LIST_DICT, "test_list_ops__test_invalid_list_equality", case()),
+    fn(
+        PT_LIST_DICT,
+        "test_list_sort__test_fail",
+        case([tensor([0, 0], "float32"), tensor([0, 0], "float32")]),
+    ),
+    fn(PT_LIST_DICT, "test_list_sort__test_sorted_copy", case()),
+    fn(PT_LIST_DICT, "test_list_slice__test_regular_slice", case()),
+    fn(PT_LIST_DICT, "test_list_slice__test_open_ended_slice", case()),
+    fn(PT_LIST_DICT, "test_list_slice__test_open_ended_slice2", case()),
+    fn(PT_LIST_DICT, "test_list_slice__test_negative_slice", case()),
+    fn(PT_LIST_DICT, "test_list_slice__test_negative_slice2", case()),
+    fn(PT_LIST_DICT, "test_list_slice__test_backward_slice", case(), case()),
+    fn(
+        PT_LIST_DICT,
+        "test_slice_index__test_index_slice1",
+        case(tensor([[[1, 11], [2, 22]], [[3, 33], [4, 44]], [[5, 55], [6, 66]]], "int64")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_slice_index__test_index_slice2",
+        case(tensor([[[1, 11], [2, 22]], [[3, 33], [4, 44]], [[5, 55], [6, 66]]], "int64")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_slice_index__test_index_slice3",
+        case(tensor([[[1, 11], [2, 22]], [[3, 33], [4, 44]], [[5, 55], [6, 66]]], "int64")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_slice_index__test_index_slice_empty_list",
+        case(tensor([[[1, 11], [2, 22]], [[3, 33], [4, 44]], [[5, 55], [6, 66]]], "int64")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_slice_index__test_index_slice_out_of_bounds_index",
+        case(tensor([[[1, 11], [2, 22]], [[3, 33], [4, 44]], [[5, 55], [6, 66]]], "int64")),
+    ),
+    fn(PT_LIST_DICT, "test_mutable_list_append__test_append", case()),
+    fn(PT_LIST_DICT, "test_comprehensions_basic__comp", case([1, 2, 3])),
+    fn(PT_LIST_DICT, "test_comprehensions_basic_float__comp", case([1.0, 2.0, 3.0])),
+    fn(PT_LIST_DICT, "test_comprehension_out_type_not_in_type__list_cast", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_append_2__test_append_2", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_append_if__test_append_if", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_append_if_else__test_append_if_else", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_append_loop__test_append_loop", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_append_loop_if__test_append_loop_if", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_nested_loop__test_nested_loop", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_reverse_empty__test_reverse_empty", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_reverse__test_reverse", case()),
+    fn(PT_LIST_DICT, "test_mutable_tensor_list_reverse__test_tensor_reverse", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_pop__test_pop", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_pop2__test_pop2", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_pop_at__test_pop_at", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_pop_at2__test_pop_at2", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_pop_at_negative__test_pop_at_negative", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_pop_at_negative2__test_pop_at_negative2", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_pop_slice__test_pop_slice", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_clear_empty__test_clear_empty", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_clear__test_clear", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_insert__test_list_insert", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_insert_negative__test_list_insert_negative", case()),
+    fn(
+        PT_LIST_DICT,
+        "test_mutable_list_insert_neg_out_of_bounds__test_list_insert_neg_out_of_bounds",
+        case(),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_mutable_list_insert_out_of_bounds__test_list_insert_out_of_bounds",
+        case(),
+    ),
+    fn(PT_LIST_DICT, "test_mutable_list_remove__test_list_remove", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_remove__test_str_list_remove", case()),
+    fn(PT_LIST_DICT, "test_list_index__list_index", case()),
+    fn(PT_LIST_DICT, "test_list_index__list_str_index", case()),
+    fn(PT_LIST_DICT, "test_tensor_list_index__tensor_list_index", case()),
+    fn(PT_LIST_DICT, "test_list_count__list_count", case()),
+    fn(PT_LIST_DICT, "test_list_count__list_str_count", case()),
+    fn(PT_LIST_DICT, "test_list_count_not_existing__list_count_not_existing", case()),
+    fn(PT_LIST_DICT, "test_tensor_list_count__tensor_list_count", case()),
+    fn(PT_LIST_DICT, "test_tensor_list_count_not_existing__tensor_list_count_not_existing", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_remove_tensor__test_list_remove_tensor", case()),
+    fn(PT_LIST_DICT, "test_mutable_list_remove2__test_list_remove2", case()),
+    fn(PT_LIST_DICT, "test_to_list__to_list_bool_0D", case(tensor(False, "bool"))),
+    fn(
+        PT_LIST_DICT,
+        "test_to_list__to_list_bool_1D",
+        case(tensor([True, False, True, False], "bool")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_to_list__to_list_bool_2D",
+        case(tensor([[True, True, False], [False, True, False]], "bool")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_to_list__to_list_bool_3D",
+        case(tensor([[[True, False], [False, True]], [[True, False], [False, False]]], "bool")),
+    ),
+    fn(PT_LIST_DICT, "test_to_list__to_list_int_0D", case(tensor(1, "int64"))),
+    fn(PT_LIST_DICT, "test_to_list__to_list_int_1D", case(tensor([1, 2, 3, 4], "int64"))),
+    fn(PT_LIST_DICT, "test_to_list__to_list_int_2D", case(tensor([[1, 2, 3], [3, 4, 5]], "int64"))),
+    fn(
+        PT_LIST_DICT,
+        "test_to_list__to_list_int_3D",
+        case(tensor([[[1, 2], [3, 4]], [[5, 6], [7, 8]]], "int64")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_to_list__to_list_float_1D",
+        case(randn(5, dtype="float32")),
+        case(randn(5, dtype="float64")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_to_list__to_list_float_2D",
+        case(randn(5, 6, dtype="float32")),
+        case(randn(5, 6, dtype="float64")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_to_list__to_list_float_3D",
+        case(randn(5, 6, 7, dtype="float32")),
+        case(randn(5, 6, 7, dtype="float64")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_to_list__to_list_complex_1D",
+        case(randn(5, dtype="cfloat")),
+        case(randn(5, dtype="cdouble")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_to_list__to_list_complex_2D",
+        case(randn(5, 6, dtype="cfloat")),
+        case(randn(5, 6, dtype="cdouble")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_to_list__to_list_complex_3D",
+        case(randn(5, 6, 7, dtype="cfloat")),
+        case(randn(5, 6, 7, dtype="cdouble")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_to_list__to_list_type_annotation_wrong_dim",
+        case(randn(5, dtype="float64")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_to_list__to_list_type_annotation_incorrect_scalar_type",
+        case(tensor([1, 1, 1, 1, 1], "int64")),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_dict_bool_conversion__if_predicate",
+        case(dct((1, 2), (3, 5))),
+        case(dct()),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_dict_bool_conversion__while_predicate",
+        case(dct((1, 2), (3, 5))),
+        case(dct()),
+    ),
+    fn(
+        PT_LIST_DICT,
+        "test_dict_bool_conversion__ternary_predicate",
+        case(dct((1, 2), (3, 5))),
+        case(dct()),
+    ),
+    fn(PT_LIST_DICT, "test_del__fn", case(dct())),
+    fn(PT_LIST_DICT, "test_dict_variance__test_dictliteral_is_typed_from_annotation", case()),
+    fn(PT_LIST_DICT, "test_dict_variance__test_dictcomprehension_is_typed_from_annotation", case()),
+    fn(PT_LIST_DICT, "test_update_existing_key__foo", case()),
+    fn(
+        PT_LIST_DICT,
+        "test_aug_assign__aug_assign_dict_prim",
+        case(dct(("a", 3.0), ("b", 2.0), ("c", 4.0))),
+    ),
+    fn(PT_LIST_DICT, "test_basic__simple", case(dct(("item", 20), ("other_item", 120)))),
+    fn(PT_LIST_DICT, "test_basic__index", case(dct(("item", 20), ("other_item", 120)))),
+    fn(PT_LIST_DICT, "test_basic__type_default", case()),
+    fn(PT_LIST_DICT, "test_basic__list_of_dicts", case()),
+    fn(PT_LIST_DICT, "test_view__fn", case(rand(2, 3), rand(2, 3))),
+    fn(
+        PT_LIST_DICT,
+        "test_membership__fn",
+        case(dct((1, 2), (3, 4)), 3),
+        case(dct((1, 2), (3, 4)), 2),
+        case(dct((1, 2), (3, 4)), 3),
+        case(dct((1, 2), (3, 4)), 2),
+    ),
+    fn(PT_LIST_DICT, "test_dict_preserves_order__dict_ordering", case()),
+)
+
+PT_BUILTINS = "pytorch_test_builtins"
+add(
+    fn(PT_BUILTINS, "test_del__fn", case([1, 2, 3])),
+    fn(PT_BUILTINS, "test_del_multiple_operands__fn", case([1, 2, 3])),
+    fn(
+        PT_BUILTINS,
+        "test_tensor_item__test_scalar_cast",
+        case(tensor(1.0, "float32")),
+        case(tensor(1, "int64")),
+    ),
+)
+
+PT_PYTHON_BUILTINS = "pytorch_test_python_builtins"
+add(
+    fn(PT_PYTHON_BUILTINS, "test_pow__func3", case(4, -0.5)),
+    fn(PT_PYTHON_BUILTINS, "test_pow__func4", case()),
+    fn(PT_PYTHON_BUILTINS, "test_adv_indexing_list__func1", case(rand(6, 2))),
+    fn(PT_PYTHON_BUILTINS, "test_adv_indexing_list__func2", case(rand(6, 2))),
+    fn(PT_PYTHON_BUILTINS, "test_adv_indexing_list__func3", case(rand(6, 2))),
+    fn(PT_PYTHON_BUILTINS, "test_adv_indexing_list__func4", case(rand(6, 2))),
+    fn(PT_PYTHON_BUILTINS, "test_adv_indexing_list__func5", case(rand(6, 2))),
+)
+
+PT_STRING_FORMATTING = "pytorch_test_string_formatting"
+add(
+    fn(PT_STRING_FORMATTING, "test_modulo_operator__fn", case(5, 2)),
+    fn(
+        PT_STRING_FORMATTING,
+        "test_string_interpolation_with_string_placeholder_and_string_variable__fn",
+        case("foo"),
+    ),
+    fn(
+        PT_STRING_FORMATTING,
+        "test_string_interpolation_with_string_placeholder_and_format_string_variable__fn",
+        case("%s in template"),
+    ),
+    fn(
+        PT_STRING_FORMATTING,
+        "test_string_interpolation_with_double_percent_in_string__fn",
+        case("foo"),
+    ),
+    fn(
+        PT_STRING_FORMATTING,
+        "test_string_interpolation_with_string_placeholder_and_digit_variable__fn",
+        case(1),
+    ),
+    fn(
+        PT_STRING_FORMATTING,
+        "test_string_interpolation_with_digit_placeholder_and_digit_variable__fn",
+        case(1),
+    ),
+    fn(
+        PT_STRING_FORMATTING,
+        "test_string_interpolation_with_alternate_digit_placeholder__fn",
+        case(1),
+    ),
+    fn(
+        PT_STRING_FORMATTING,
+        "test_string_interpolation_with_lowercase_exponent_placeholder_and_digit_variable__fn",
+        case(1),
+    ),
+    fn(
+        PT_STRING_FORMATTING,
+        "test_string_interpolation_with_capital_exponent_placeholder_and_digit_variable__fn",
+        case(1),
+    ),
+    fn(
+        PT_STRING_FORMATTING,
+        "test_string_interpolation_with_float_placeholder_and_float_variable__fn",
+        case(1.0),
+    ),
+    fn(
+        PT_STRING_FORMATTING,
+        "test_string_interpolation_with_float_placeholder_and_digit_variable__fn",
+        case(1),
+    ),
+    fn(
+        PT_STRING_FORMATTING,
+        "test_string_interpolation_with_char_placeholder_and_char_variable__fn",
+        case("a"),
+    ),
+    fn(
+        PT_STRING_FORMATTING,
+        "test_string_interpolation_with_char_placeholder_and_digit_variable__fn",
+        case(97),
+    ),
+    fn(
+        PT_STRING_FORMATTING,
+        "test_string_interpolation_with_multiple_placeholders__fn",
+        case("foo", 1, 1),
+    ),
+    fn(PT_STRING_FORMATTING, "test_string_interpolation_with_subscript__fn", case(["foo", "bar"])),
+)
+
+PT_TYPING = "pytorch_test_typing"
+add(
+    fn(
+        PT_TYPING,
+        "test_dict_in_not_in__test_in_dict",
+        case(dct(("hi", 2), ("bye", 3))),
+        case(dct(("bye", 3))),
+    ),
+    fn(
+        PT_TYPING,
+        "test_dict_in_not_in__test_not_in_dict",
+        case(dct(("hello", 1), ("world", 2))),
+        case(dct(("world", 2))),
+    ),
+    fn(
+        PT_TYPING,
+        "test_dict_in_not_in__test_dict_tensor_key",
+        case(dct((tensor(3, "int64"), 1), (tensor(5, "int64"), 3)), tensor(4, "int64")),
+        case(dct((tensor(3, "int64"), 1), (tensor(5, "int64"), 3)), tensor(3, "int64")),
+        case(dct((tensor(3, "int64"), 1), (tensor(5, "int64"), 3)), tensor(3, "int64")),
+        case(dct((tensor(3, "int64"), 1), (tensor(5, "int64"), 3)), tensor(5, "int64")),
+    ),
+    fn(PT_TYPING, "test_tuple_io__stuff", case(tup(rand(3), rand(3)))),
+    fn(PT_TYPING, "test_tuple_keyword__bar", case()),
+    fn(PT_TYPING, "test_tuple_create_return__stuff2", case(3)),
+    fn(PT_TYPING, "test_list_io__stuff3", case([3, 2])),
+    fn(PT_TYPING, "test_nested_list__foo", case(tup(1, [[1, 2], [3, 4]]))),
+    fn(PT_TYPING, "test_list_sum__fn", case([1, 2, 3])),
+    fn(PT_TYPING, "test_list_sum__fn1", case([1.0, 2.0, 3.0]), case([1, 2.8, 3])),
+    fn(
+        PT_TYPING,
+        "test_list_sum__fn2",
+        case([True, False, False]),
+        case([False, False, False]),
+        case([0, 1, 1, 0]),
+    ),
+    fn(PT_TYPING, "test_list_unification__fn", case()),
+    fn(PT_TYPING, "test_list_unification__fn2", case(tensor([[1, 1], [1, 1]], "float32"))),
+    fn(PT_TYPING, "test_sum_list_literal__sum_list", case()),
+    fn(PT_TYPING, "test_for_in_string__test_strings", case("hello"), case("")),
+    fn(
+        PT_TYPING,
+        "test_for_in_string__test_list_strings",
+        case(["hello", "world"]),
+        case(["hello", " ", "world", ""]),
+    ),
+    fn(
+        PT_TYPING,
+        "test_for_in_dict__test_dicts",
+        case(dct(("a", 1), ("b", 2), ("c", 3))),
+        case(dct(("a", 1), ("b", 2), ("c", 3))),
+    ),
+    fn(
+        PT_TYPING,
+        "test_for_tuple_unpack__for_tuple_unpack",
+        case(tensor(3, "int64"), tensor(5, "int64")),
+    ),
+    fn(PT_TYPING, "test_for_tuple_unpack__nested_tuple_unpack", case([1, 3, 5], [2, 4, 6])),
+    fn(PT_TYPING, "test_dict_comprehension__fn", case()),
+    fn(PT_TYPING, "test_dict_comprehension_with_type_annotation__fn", case()),
+    fn(
+        PT_TYPING,
+        "test_dict_comprehension_scope__comprehension_can_access_outer_scope_variables",
+        case(),
+    ),
+    fn(PT_TYPING, "test_for_tuple_assign__test_simple_assign", case(tup(1, 2.5))),
+    fn(PT_TYPING, "test_for_tuple_assign__test_tuple_assign", case(tup(tup(1, 2), tup(4, 7)))),
+    fn(PT_TYPING, "test_singleton_tuple_unpack__foo", case(rand(3))),
+    fn(
+        PT_TYPING,
+        "test_tuple_assignments__var_tuple_assign",
+        case(tup(randn(1, 4), randn(3, 4)), randn(3, 4)),
+    ),
+    fn(
+        PT_TYPING,
+        "test_tuple_assignments__nested_tuple_assign",
+        case(1, tup(2, tup(3, 4)), tup(5, 6)),
+    ),
+    fn(
+        PT_TYPING,
+        "test_tuple_assignments__subscript_tuple_assign",
+        case([12, 7, 9, 11], tensor((3, 13, 17), "int64"), 0),
+    ),
+    fn(PT_TYPING, "test_tuple_assignments__star_tuple_assign", case()),
+    fn(PT_TYPING, "test_multiple_assign__test", case()),
+    fn(PT_TYPING, "test_optional_tuple__fn", case(tup(3, 4)), case()),
+)
+
+PT_UNION = "pytorch_test_union"
+add(
+    fn(PT_UNION, "test_check_union_annotation__test_func", case(5, 6)),
+    fn(PT_UNION, "test_union_with_scalar_values__fn", case(1), case(1.0)),
+    fn(
+        PT_UNION,
+        "test_union_with_collections__fn",
+        case(dct(("foo", 1), ("bar", 2), ("baz", 3))),
+        case([1, 2, 3]),
+    ),
+    fn(PT_UNION, "test_union_with_enum__fn", case("red")),
+    fn(PT_UNION, "test_union_return_type__fn", case(1)),
+    fn(PT_UNION, "test_union_as_annotation__fn", case()),
+    fn(PT_UNION, "test_union_as_annotation_in_typed_container__fn", case()),
+    fn(PT_UNION, "test_union_as_annotation_py2__fn", case()),
+    fn(PT_UNION, "test_union_as_internal_tuple_type__fn", case()),
+    fn(PT_UNION, "test_union_subclasses_larger_union__fn", case()),
+    fn(PT_UNION, "test_union_as_dict_value__fn", case()),
+    fn(PT_UNION, "test_union_type_refinement__fn", case("foo"), case(1)),
+    fn(PT_UNION, "test_union_type_refinement_union_rhs__fn", case(1)),
+    fn(
+        PT_UNION,
+        "test_union_type_refinement_tuple_rhs__fn",
+        case(1),
+        case(1.0),
+        case(["a", "b", "c"]),
+    ),
+    fn(
+        PT_UNION,
+        "test_union_type_refinement_tuple_rhs_noncontained_type__fn",
+        case(1),
+        case(["a", "b", "c"]),
+    ),
+    fn(
+        PT_UNION,
+        "test_union_type_refinement_partial_static_refinement_tuple_rhs__fn",
+        case([1, 2, 3]),
+        case(1),
+    ),
+    fn(
+        PT_UNION,
+        "test_union_type_refinement_partial_static_refinement_union_rhs__fn",
+        case([1, 2, 3]),
+        case(1),
+    ),
+    fn(PT_UNION, "test_union_type_refinement_internal_declaration__fn", case(True), case(False)),
+    fn(
+        PT_UNION,
+        "test_union_branching_with_union_return_and_homogenous_types__fn",
+        case(1),
+        case(8),
+    ),
+    fn(
+        PT_UNION,
+        "test_union_schema_matching_on_internal_type__fn",
+        case([1, 2, 3]),
+        case(dct(("foo", 1), ("bar", 2), ("baz", 3))),
+    ),
+    fn(PT_UNION, "test_union_subtractive_refinement__fn", case(1), case([1, 2, 3])),
+    fn(PT_UNION, "test_union_subtractive_refinement_with_container__fn", case(1), case([1, 2, 3])),
+    fn(PT_UNION, "test_union_memory_aliasing__fn", case()),
+    fn(PT_UNION, "test_union_serialization_preserves_type_annotations__fn", case(1), case(8)),
+)
+
+PT_SLICE = "pytorch_test_slice"
+add(
+    fn(PT_SLICE, "test_slice_three_nones__three_nones", case([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    fn(PT_SLICE, "test_slice_two_nones__two_nones", case([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    fn(PT_SLICE, "test_slice_one_none__one_none", case([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    fn(PT_SLICE, "test_slice_stop_only__fn", case([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    fn(PT_SLICE, "test_slice_stop_only_with_nones__fn", case([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    fn(PT_SLICE, "test_slice_start_stop__fn", case([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    fn(PT_SLICE, "test_slice_start_stop_with_none__fn", case([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    fn(PT_SLICE, "test_slice_start_stop_step__fn", case([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    fn(PT_SLICE, "test_slice_string__fn", case("foo_bar")),
+    fn(PT_SLICE, "test_slice_tensor__fn", case(tensor([1, 1, 1, 1, 1, 1, 1, 1, 1, 1], "float32"))),
+    fn(
+        PT_SLICE,
+        "test_slice_tensor_multidim__fn",
+        case(
+            tensor(
+                [
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                ],
+                "float32",
+            )
+        ),
+    ),
+    fn(
+        PT_SLICE,
+        "test_slice_tensor_multidim_with_dots__fn",
+        case(
+            tensor(
+                [
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                ],
+                "float32",
+            )
+        ),
+    ),
+    fn(PT_SLICE, "test_slice_as_variable__fn", case([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    fn(PT_SLICE, "test_slice_stop_clipped__fn", case([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])),
+    fn(
+        PT_SLICE,
+        "test_slice_dynamic_index__t",
+        case(
+            tensor(
+                [[[0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 0, 0]]], "float32"
+            )
+        ),
+    ),
+    fn(PT_SLICE, "test_tuple_slicing__tuple_slice", case(tensor([1], "int64"))),
+)
+
+PT_WITH = "pytorch_test_with"
+add(
+    fn(PT_WITH, "test_with_as__test_basic", case(randn(2, 2))),
+    fn(PT_WITH, "test_with_as__test_pass", case(randn(2, 2))),
+    fn(PT_WITH, "test_with_as__test_serial", case(randn(2, 2))),
+    fn(PT_WITH, "test_with_as__test_nested", case(randn(2, 2))),
+    fn(PT_WITH, "test_with_as__test_combined", case(randn(2, 2))),
+)
+
+PT_MISC = "pytorch_test_misc"
+add(
+    fn(PT_MISC, "test_if_returning_any__if_function", case(randn(5))),
+    fn(PT_MISC, "test_legacy_tensor_constructor__test_all_dtypes", case()),
+    fn(PT_MISC, "test_legacy_tensor_constructor__no_inputs", case()),
+)
+
+PT_TENSOR_CREATION_OPS = "pytorch_test_tensor_creation_ops"
+add(
+    fn(PT_TENSOR_CREATION_OPS, "test_randperm_default_dtype__randperm", case(3)),
+    fn(PT_TENSOR_CREATION_OPS, "test_randperm_specifed_dtype__randperm", case(3)),
+    fn(PT_TENSOR_CREATION_OPS, "test_triu_indices_default_dtype__triu_indices", case(3, 3)),
+    fn(PT_TENSOR_CREATION_OPS, "test_triu_indices_specified_dtype__triu_indices", case(3, 3)),
+    fn(PT_TENSOR_CREATION_OPS, "test_tril_indices_default_dtype__tril_indices", case(3, 3)),
+    fn(PT_TENSOR_CREATION_OPS, "test_tril_indices_specified_dtype__tril_indices", case(3, 3)),
+)
+
+PT_TENSOR_METHODS = "pytorch_test_tensor_methods"
+add(
+    fn(PT_TENSOR_METHODS, "test_getitem__tensor_getitem", case(rand(3, 4))),
+)
+
+PT_HASH = "pytorch_test_hash"
+add(
+    fn(
+        PT_HASH,
+        "test_hash_tuple__fn",
+        case(tup(1, 2), tup(1, 2)),
+        case(tup(1, 2), tup(3, 4)),
+        case(tup(1, 2), tup(2, 1)),
+    ),
+    fn(
+        PT_HASH,
+        "test_hash_tensor__fn",
+        case(tensor(1, "int64"), tensor(1, "int64")),
+        case(tensor(1, "int64"), tensor(1, "int64")),
+        case(tensor(1, "int64"), tensor(2, "int64")),
+    ),
+    fn(PT_HASH, "test_hash_none__fn", case()),
+    fn(
+        PT_HASH,
+        "test_hash_bool__fn",
+        case(True, False),
+        case(True, True),
+        case(False, True),
+        case(False, False),
+    ),
+    fn(
+        PT_HASH,
+        "test_hash_float__fn",
+        case(1.2345, 1.2345),
+        case(1.2345, 6.789),
+        case(1.2345, {"float": "inf"}),
+        case({"float": "inf"}, {"float": "inf"}),
+        case(1.2345, {"float": "nan"}),
+        case({"float": "nan"}, {"float": "nan"}),
+        case({"float": "nan"}, {"float": "inf"}),
+    ),
+    fn(
+        PT_HASH,
+        "test_hash_int__fn",
+        case(123, 456),
+        case(123, 123),
+        case(123, -123),
+        case(-123, -123),
+        case(123, 0),
+    ),
+    fn(PT_HASH, "test_hash_string__fn", case("foo", "foo"), case("foo", "bar"), case("foo", "")),
+)
+
+PT_ISINSTANCE = "pytorch_test_isinstance"
+add(
+    fn(PT_ISINSTANCE, "test_int__int_test", case(1)),
+    fn(PT_ISINSTANCE, "test_float__float_test", case(1.0)),
+    fn(PT_ISINSTANCE, "test_bool__bool_test", case(False)),
+    fn(PT_ISINSTANCE, "test_list__list_str_test", case(["1", "2", "3"])),
+    fn(
+        PT_ISINSTANCE,
+        "test_list_tensor__list_tensor_test",
+        case([tensor([1], "int64"), tensor([2], "int64"), tensor([3], "int64")]),
+    ),
+    fn(PT_ISINSTANCE, "test_dict__dict_str_int_test", case(dct(("a", 1), ("b", 2)))),
+    fn(
+        PT_ISINSTANCE,
+        "test_dict_tensor__dict_int_tensor_test",
+        case(dct((2, tensor([2], "int64")))),
+    ),
+    fn(PT_ISINSTANCE, "test_tuple__tuple_test", case(tup("a", 1, "b"))),
+    fn(
+        PT_ISINSTANCE,
+        "test_tuple_tensor__tuple_tensor_test",
+        case(tup(tensor([1], "int64"), tensor([[2], [3]], "int64"))),
+    ),
+    fn(
+        PT_ISINSTANCE,
+        "test_optional__optional_test",
+        case(tensor([[1, 1, 1], [1, 1, 1], [1, 1, 1]], "float32")),
+    ),
+    fn(PT_ISINSTANCE, "test_optional_none__optional_test_none", case(None)),
+    fn(
+        PT_ISINSTANCE,
+        "test_list_nested__list_nested",
+        case([dct(("a", 1), ("b", 2)), dct(("aa", 11), ("bb", 22))]),
+    ),
+    fn(
+        PT_ISINSTANCE,
+        "test_dict_nested__dict_nested",
+        case(dct(("a", tup("aa", "aa", "aa")), ("b", tup("bb", "bb", "bb")))),
+    ),
+    fn(
+        PT_ISINSTANCE,
+        "test_tuple_nested__tuple_nested",
+        case(
+            tup(
+                dct(("a", tup("aa", "aa", "aa")), ("b", tup("bb", "bb", "bb"))),
+                [True, False, True],
+                None,
+            )
+        ),
+    ),
+    fn(PT_ISINSTANCE, "test_optional_nested__optional_nested", case(["a", "b", "c"])),
+    fn(
+        PT_ISINSTANCE,
+        "test_list_tensor_type_true__list_tensor_type_true",
+        case([rand(3, 3), rand(4, 3)]),
+    ),
+    fn(PT_ISINSTANCE, "test_tensor_type_false__list_tensor_type_false", case([1, 2, 3])),
+    fn(PT_ISINSTANCE, "test_in_if__list_in_if", case([1, 2, 3])),
+    fn(PT_ISINSTANCE, "test_if_else__list_in_if_else", case(tup("a", "b", "c"))),
+    fn(
+        PT_ISINSTANCE,
+        "test_in_while_loop__list_in_while_loop",
+        case([dct(("a", 1), ("b", 2)), dct(("aa", 11), ("bb", 22))]),
+    ),
+    fn(
+        PT_ISINSTANCE,
+        "test_type_refinement__type_refinement",
+        case([rand(3, 3), rand(4, 3)]),
+        case(dct(("1", "111"), ("2", "222"))),
+    ),
+    fn(PT_ISINSTANCE, "test_tuple_rhs__fn", case(2), case(["foo", "bar", "baz"])),
 )

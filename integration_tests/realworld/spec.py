@@ -85,6 +85,11 @@ def lst(*items: Any) -> dict:
     return {"list": list(items)}
 
 
+def dct(*pairs: tuple[Any, Any]) -> dict:
+    """A dict of the given (key, value) pairs, in order."""
+    return {"dict": [list(p) for p in pairs]}
+
+
 def dtype(name: str) -> dict:
     return {"dtype": name}
 
