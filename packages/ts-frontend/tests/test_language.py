@@ -218,6 +218,21 @@ def test_indexing_and_assignment():
     check(indexing, X.clone(), 1)
 
 
+def slice_calls(x, xs: list[int], s: str, n: int):
+    return (
+        x[slice(None, 1), slice(1, None, 2)],
+        x[slice(1), ...],
+        xs[slice(n)],
+        xs[slice(1, None)],
+        xs[slice(None, None, -1)],
+        s[slice(1, n, 2)],
+    )
+
+
+def test_slice_calls_index_as_slices():
+    check(slice_calls, X.clone(), [1, 2, 3, 4, 5], "abcdef", 4)
+
+
 def augmented(a: int, b: float, xs: list[int], t):
     a += 1
     a -= 2

@@ -332,10 +332,33 @@ class AstBuilder:
     def expr_Subscript(self, node: ast.Subscript) -> t.Expr:
         index = node.slice
         if isinstance(index, ast.Tuple):
-            indices, is_tuple = [self.expr(e) for e in index.elts], True
+            indices, is_tuple = [self.index(e) for e in index.elts], True
         else:
-            indices, is_tuple = [self.expr(index)], False
+            indices, is_tuple = [self.index(index)], False
         return t.Subscript(self.range(node), self.expr(node.value), indices, is_tuple)
+
+    def index(self, node: ast.expr) -> t.Expr:
+        """One index of a subscript: `x[slice(a, b, c)]` is `x[a:b:c]`, as in Python."""
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "slice"
+            and 1 <= len(node.args) <= 3
+            and not node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+        ):
+
+            def bound(x: ast.expr) -> t.Expr | None:
+                if isinstance(x, ast.Constant) and x.value is None:
+                    return None
+                return self.expr(x)
+
+            parts = [bound(a) for a in node.args]
+            if len(parts) == 1:  # slice(stop)
+                parts = [None, parts[0]]
+            parts += [None] * (3 - len(parts))
+            return t.Slice(self.range(node), parts[0], parts[1], parts[2])
+        return self.expr(node)
 
     def expr_Slice(self, node: ast.Slice) -> t.Expr:
         def opt(x: ast.expr | None) -> t.Expr | None:
