@@ -986,24 +986,6 @@ add(
     ),
     fn(
         PT_LIST_DICT,
-        "test_to_list__to_list_complex_1D",
-        case(randn(5, dtype="cfloat")),
-        case(randn(5, dtype="cdouble")),
-    ),
-    fn(
-        PT_LIST_DICT,
-        "test_to_list__to_list_complex_2D",
-        case(randn(5, 6, dtype="cfloat")),
-        case(randn(5, 6, dtype="cdouble")),
-    ),
-    fn(
-        PT_LIST_DICT,
-        "test_to_list__to_list_complex_3D",
-        case(randn(5, 6, 7, dtype="cfloat")),
-        case(randn(5, 6, 7, dtype="cdouble")),
-    ),
-    fn(
-        PT_LIST_DICT,
         "test_to_list__to_list_type_annotation_wrong_dim",
         case(randn(5, dtype="float64")),
     ),

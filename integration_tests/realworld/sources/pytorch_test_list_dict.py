@@ -770,24 +770,6 @@ def test_to_list__to_list_float_3D(x: torch.Tensor) -> List[List[List[float]]]:
 
 
 # TestList.test_to_list
-def test_to_list__to_list_complex_1D(x: torch.Tensor) -> List[complex]:
-    li = torch.jit.annotate(List[complex], x.tolist())
-    return li
-
-
-# TestList.test_to_list
-def test_to_list__to_list_complex_2D(x: torch.Tensor) -> List[List[complex]]:
-    li = torch.jit.annotate(List[List[complex]], x.tolist())
-    return li
-
-
-# TestList.test_to_list
-def test_to_list__to_list_complex_3D(x: torch.Tensor) -> List[List[List[complex]]]:
-    li = torch.jit.annotate(List[List[List[complex]]], x.tolist())
-    return li
-
-
-# TestList.test_to_list
 def test_to_list__to_list_type_annotation_wrong_dim(x: torch.Tensor) -> List[List[float]]:
     li = torch.jit.annotate(List[List[float]], x.tolist())
     return li

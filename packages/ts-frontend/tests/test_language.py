@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import math
+from typing import List
 
 import numpy as np
 import pytest
@@ -426,3 +427,35 @@ def test_dtype_layout_and_memory_format_names_are_their_codes():
         "            torch.sparse_csc, torch.channels_last, torch.pi, torch.inf)\n"
     )
     assert f() == (27, 24, 9, 0, 4, 2, math.pi, math.inf)
+
+
+def tolists(x, flags, n):
+    a = annotate(List[List[float]], x.tolist())
+    b: List[bool] = flags.tolist()
+    c = annotate(int, n.tolist())
+    return a, b, c
+
+
+def test_tensor_tolist_takes_its_type_from_the_expected_type():
+    check(tolists, X.clone(), torch.tensor([True, False]), torch.tensor(3))
+
+
+def test_tensor_tolist_needs_a_list_of_numbers_matching_the_tensor():
+    from ts_frontend.errors import FrontendTypeError
+    from ts_runtime import TensorError
+
+    def no_hint(x):
+        return x.tolist()
+
+    def strings(x) -> List[str]:
+        return x.tolist()
+
+    def wrong_dim(x) -> List[float]:
+        return annotate(List[float], x.tolist())
+
+    with pytest.raises(FrontendTypeError, match="type hint"):
+        script(no_hint)
+    with pytest.raises(FrontendTypeError, match="element types"):
+        script(strings)
+    with pytest.raises(TensorError, match="dimension"):
+        script(wrong_dim)(X.clone())
