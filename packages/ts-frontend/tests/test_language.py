@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import math
-from typing import List
 
 import numpy as np
 import pytest
@@ -430,8 +429,8 @@ def test_dtype_layout_and_memory_format_names_are_their_codes():
 
 
 def tolists(x, flags, n):
-    a = annotate(List[List[float]], x.tolist())
-    b: List[bool] = flags.tolist()
+    a = annotate(list[list[float]], x.tolist())
+    b: list[bool] = flags.tolist()
     c = annotate(int, n.tolist())
     return a, b, c
 
@@ -447,11 +446,11 @@ def test_tensor_tolist_needs_a_list_of_numbers_matching_the_tensor():
     def no_hint(x):
         return x.tolist()
 
-    def strings(x) -> List[str]:
+    def strings(x) -> list[str]:
         return x.tolist()
 
-    def wrong_dim(x) -> List[float]:
-        return annotate(List[float], x.tolist())
+    def wrong_dim(x) -> list[float]:
+        return annotate(list[float], x.tolist())
 
     with pytest.raises(FrontendTypeError, match="type hint"):
         script(no_hint)
