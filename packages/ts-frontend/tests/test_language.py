@@ -458,3 +458,19 @@ def test_tensor_tolist_needs_a_list_of_numbers_matching_the_tensor():
         script(strings)
     with pytest.raises(TensorError, match="dimension"):
         script(wrong_dim)(X.clone())
+
+
+def list_indices(x, rows: list[int], flags: list[bool]):
+    empty: list[int] = []
+    return x[rows], x[flags], x[empty, :], x.__getitem__(torch.tensor([1, 0])), dict([])
+
+
+def test_lists_index_as_long_tensors_and_getitem_is_indexing():
+    """As TorchScript converts them, a list index is a long tensor: a bool list indexes
+    rows 1 and 0 (not a mask, as in eager PyTorch), an empty list no rows."""
+    rows, flags, empty, got, d = script(list_indices)(X.clone(), [1, 0, 1], [True, False])
+    assert rows.tolist() == [X.tolist()[1], X.tolist()[0], X.tolist()[1]]
+    assert flags.tolist() == [X.tolist()[1], X.tolist()[0]]
+    assert empty.shape == (0, 3)
+    assert got.tolist() == [X.tolist()[1], X.tolist()[0]]
+    assert d == {}

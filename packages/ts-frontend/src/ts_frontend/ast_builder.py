@@ -322,6 +322,16 @@ class AstBuilder:
             if kw.arg is None:
                 raise ParseError("keyword argument unpacking (**) is not supported", self.range(kw))
             keywords.append(t.Keyword(self.range(kw), kw.arg, self.expr(kw.value)))
+        func = node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr == "__getitem__"
+            and len(node.args) == 1
+            and not keywords
+            and not isinstance(node.args[0], ast.Starred)
+        ):  # `x.__getitem__(i)` is `x[i]`, as in Python
+            index = self.index(node.args[0])
+            return t.Subscript(self.range(node), self.expr(func.value), [index], False)
         return t.Call(
             self.range(node), self.expr(node.func), [self.expr(a) for a in node.args], keywords
         )

@@ -30,6 +30,7 @@ from ts_ir import (
 )
 
 from . import tree as t
+from .dtype_names import DTYPE_CODES
 from .emit_context import Expressions, FunctionState
 from .errors import FrontendTypeError, NotSupportedError
 from .operators import augmented_op, binary_op
@@ -231,8 +232,10 @@ class SubscriptEmitter:
         if isinstance(typ, (TensorType, ListType, OptionalType)):
             if tensor_indices is None:
                 raise NotSupportedError("tensor indices after '...' are not supported", x.range)
-            if isinstance(typ, ListType):
-                index = call("aten::tensor", [index], {}, loc)
+            if isinstance(typ, ListType):  # a list indexes as a long tensor, empty or not
+                index = call(
+                    "aten::tensor", [index], {"dtype": constant(DTYPE_CODES["int64"], loc)}, loc
+                )
             tensor_indices.append(index)
             return sliced, dim + 1
         raise FrontendTypeError(
