@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -474,3 +475,21 @@ def test_lists_index_as_long_tensors_and_getitem_is_indexing():
     assert empty.shape == (0, 3)
     assert got.tolist() == [X.tolist()[1], X.tolist()[0]]
     assert d == {}
+
+
+def any_refined(obj: Any) -> float:
+    total = 0.0
+    if isinstance(obj, list[float]):
+        for v in obj:
+            total += v
+    if isinstance(obj, dict[str, int]):
+        for k in obj.keys():
+            total += obj[k] + len(k)
+    return total
+
+
+def test_isinstance_refines_an_any_to_the_checked_type():
+    compiled = script(any_refined)
+    assert compiled([1.5, 2.0]) == 3.5
+    assert compiled({"ab": 3}) == 5.0
+    assert compiled("neither") == 0.0
