@@ -493,3 +493,16 @@ def test_isinstance_refines_an_any_to_the_checked_type():
     assert compiled([1.5, 2.0]) == 3.5
     assert compiled({"ab": 3}) == 5.0
     assert compiled("neither") == 0.0
+
+
+def starred_targets(t: tuple[int, float, str]):
+    a, *b = t
+    *c, d = 1, 2.0
+    e, (f, *g), *h = 1, (2, 3, 4), 5, 6
+    i, *j, k = t
+    return a, b, c, d, e, f, g, h, i, j, k
+
+
+def test_a_starred_target_takes_the_rest_as_a_tuple():
+    got = script(starred_targets)((1, 2.5, "x"))
+    assert got == (1, (2.5, "x"), (1,), 2.0, 1, 2, (3, 4), (5, 6), 1, (2.5,), "x")
