@@ -506,3 +506,15 @@ def starred_targets(t: tuple[int, float, str]):
 def test_a_starred_target_takes_the_rest_as_a_tuple():
     got = script(starred_targets)((1, 2.5, "x"))
     assert got == (1, (2.5, "x"), (1,), 2.0, 1, 2, (3, 4), (5, 6), 1, (2.5,), "x")
+
+
+def legacy_constructors(xs: list[float]):
+    return torch.BoolTensor([2, 0]), torch.LongTensor(), torch.HalfTensor(xs), torch.IntTensor([7])
+
+
+def test_legacy_tensor_constructors_make_tensors_of_their_dtype():
+    flags, empty, half, ints = script(legacy_constructors)([1.5, -2.0])
+    assert flags.dtype == torch.bool and flags.tolist() == [True, False]
+    assert empty.dtype == torch.int64 and empty.shape == (0,)
+    assert half.dtype == torch.float16 and half.tolist() == [1.5, -2.0]
+    assert ints.dtype == torch.int32 and ints.tolist() == [7]
