@@ -147,6 +147,22 @@ graph(%s : float, %xs : float[], %pair : (float, int), %d : Device, %o : int?):
         fn(2, [], (0, 0, 0), "cpu", None)
 
 
+def test_numbers_enter_as_bools_where_bools_are_expected():
+    """PyTorch 2.13 takes 1, 0, 2 and 1.0 for a `bool` (and `List[bool]`) argument, by
+    their truth; a string stays refused."""
+    fn = function(
+        """
+graph(%b : bool, %bs : bool[]):
+  %r : (bool, bool[]) = prim::TupleConstruct(%b, %bs)
+  return (%r)
+"""
+    )
+    assert fn(2, [1, 0, 1.0, True]) == (True, [True, False, True, True])
+    assert fn(0.0, []) == (False, [])
+    with pytest.raises(ArgumentTypeError, match="'bool' for argument 'b'"):
+        fn("a", [])
+
+
 SCALE_SCHEMA = "f(Tensor x, int n=2, *, float scale=1.5) -> Tensor"
 
 

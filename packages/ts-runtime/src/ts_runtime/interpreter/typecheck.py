@@ -2,8 +2,8 @@
 
 `matches(value, type)` is exact membership; `coerce(value, type)` also applies
 the conversions TorchScript makes when Python values enter a program (an int
-where a float is expected, inside lists, tuples and dicts too; a tuple where a
-list is expected).
+where a float is expected, a number where a bool is, inside lists, tuples and
+dicts too; a tuple where a list is expected).
 """
 
 from __future__ import annotations
@@ -114,6 +114,8 @@ def coerce(value: Any, t: Type) -> Any:
         return coerce(value, t.element)
     if isinstance(t, FloatType) and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
+    if isinstance(t, BoolType) and isinstance(value, (int, float)):
+        return bool(value)  # as PyTorch's argument conversion takes a number for a bool
     if isinstance(t, ListType) and isinstance(value, (list, tuple)):
         out = [coerce(v, t.element) for v in value]
         return _NOT_CONVERTIBLE if any(v is _NOT_CONVERTIBLE for v in out) else out
