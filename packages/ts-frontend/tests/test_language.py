@@ -518,3 +518,14 @@ def test_legacy_tensor_constructors_make_tensors_of_their_dtype():
     assert empty.dtype == torch.int64 and empty.shape == (0,)
     assert half.dtype == torch.float16 and half.tolist() == [1.5, -2.0]
     assert ints.dtype == torch.int32 and ints.tolist() == [7]
+
+
+def comment_without_return(y, z):
+    # type: (int, float)
+    return y + z
+
+
+def test_a_signature_comment_may_leave_the_return_type_out():
+    compiled = check(comment_without_return, 2, 0.5)
+    assert [str(i.type) for i in compiled.graph.inputs] == ["int", "float"]
+    assert str(compiled.graph.outputs[0].type) == "float"
