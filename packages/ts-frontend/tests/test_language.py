@@ -227,6 +227,7 @@ def slice_calls(x, xs: list[int], s: str, n: int):
         xs[slice(1, None)],
         xs[slice(None, None, -1)],
         s[slice(1, n, 2)],
+        x[Ellipsis, 0],
     )
 
 

@@ -348,7 +348,10 @@ class AstBuilder:
         return t.Subscript(self.range(node), self.expr(node.value), indices, is_tuple)
 
     def index(self, node: ast.expr) -> t.Expr:
-        """One index of a subscript: `x[slice(a, b, c)]` is `x[a:b:c]`, as in Python."""
+        """One index of a subscript: `x[slice(a, b, c)]` is `x[a:b:c]` and `x[Ellipsis]` is
+        `x[...]`, as in Python."""
+        if isinstance(node, ast.Name) and node.id == "Ellipsis":
+            return t.Dots(self.range(node))
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
