@@ -530,3 +530,17 @@ def test_a_signature_comment_may_leave_the_return_type_out():
     compiled = check(comment_without_return, 2, 0.5)
     assert [str(i.type) for i in compiled.graph.inputs] == ["int", "float"]
     assert str(compiled.graph.outputs[0].type) == "float"
+
+
+def pools(x):
+    F = torch.nn.functional
+    plain = F.max_pool1d(x, 2, 2, return_indices=False)
+    values, indices = F.max_pool1d(x, 2, 2, 0, 1, False, True)
+    return plain, values, indices, F.max_pool1d(x, 2)
+
+
+def test_return_indices_picks_the_pooling_operator_with_indices():
+    x = torch.tensor([[[1.0, 3.0, 2.0, 0.0, 5.0, 4.0]]])
+    plain, values, indices, default = script(pools)(x)
+    assert plain.tolist() == values.tolist() == default.tolist() == [[[3.0, 2.0, 5.0]]]
+    assert indices.tolist() == [[[1, 2, 4]]]
