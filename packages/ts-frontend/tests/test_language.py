@@ -544,3 +544,14 @@ def test_return_indices_picks_the_pooling_operator_with_indices():
     plain, values, indices, default = script(pools)(x)
     assert plain.tolist() == values.tolist() == default.tolist() == [[[3.0, 2.0, 5.0]]]
     assert indices.tolist() == [[[1, 2, 4]]]
+
+
+def unwrap(x: int | None) -> int:
+    return torch.jit._unwrap_optional(x) + 1
+
+
+def test_jit_unwrap_optional_is_the_operator():
+    compiled = script(unwrap)
+    assert compiled(3) == 4
+    with pytest.raises(Exception, match="null optional"):
+        compiled(None)

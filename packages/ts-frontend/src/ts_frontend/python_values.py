@@ -552,6 +552,7 @@ _JIT_BY_NAME: dict[str, Any] = {
     "is_scripting": lambda: ConstantCall(True),
     "is_tracing": lambda: ConstantCall(False),
     "isinstance": lambda: SpecialFormValue("isinstance", "jit.isinstance"),
+    "_unwrap_optional": _builtin("aten::_unwrap_optional", "jit._unwrap_optional"),
 }
 
 #: the scripting API's Python objects, by identity, to their sugared values
