@@ -328,6 +328,8 @@ _TENSOR_PROPERTIES = {
     "ndim": "aten::dim",
     "T": "aten::numpy_T",
     "mT": "aten::mT",
+    "H": "aten::matrix_H",
+    "mH": "aten::mH",
     "real": "aten::real",
     "imag": "aten::imag",
     "is_leaf": "aten::is_leaf",
