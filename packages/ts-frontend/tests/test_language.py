@@ -555,3 +555,15 @@ def test_jit_unwrap_optional_is_the_operator():
     assert compiled(3) == 4
     with pytest.raises(Exception, match="null optional"):
         compiled(None)
+
+
+def tuple_and_method_binding(a: tuple[int, float], b: tuple[int], x, y):
+    c = a + b
+    c += b
+    return c, x.where(x > 0.0, y)
+
+
+def test_tuples_concatenate_and_a_method_receiver_binds_to_self():
+    c, w = script(tuple_and_method_binding)((1, 2.5), (3,), X.clone(), torch.zeros(2, 3))
+    assert c == (1, 2.5, 3, 3)
+    assert w.tolist() == [[1.0, 0.0, 3.0], [4.0, 5.0, 0.0]]
