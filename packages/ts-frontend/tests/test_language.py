@@ -567,3 +567,18 @@ def test_tuples_concatenate_and_a_method_receiver_binds_to_self():
     c, w = script(tuple_and_method_binding)((1, 2.5), (3,), X.clone(), torch.zeros(2, 3))
     assert c == (1, 2.5, 3, 3)
     assert w.tolist() == [[1.0, 0.0, 3.0], [4.0, 5.0, 0.0]]
+
+
+def scalar_kind(x):
+    s = x.item()
+    if isinstance(s, int):
+        return s + 3
+    elif isinstance(s, float):
+        return int(s * 2.0)
+    return 8
+
+
+def test_isinstance_tells_the_kind_of_a_scalar():
+    compiled = script(scalar_kind)
+    assert compiled(torch.tensor(2)) == 5
+    assert compiled(torch.tensor(2.5)) == 5
