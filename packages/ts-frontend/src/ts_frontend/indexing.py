@@ -323,6 +323,16 @@ class SubscriptEmitter:
         base = self.exprs.emit_expr(target.value)
         if len(target.indices) != 1 or isinstance(target.indices[0], t.Slice):
             raise NotSupportedError("del takes one index", target.range)
+        obj = (
+            self.state.compiler.object_value(base, target.range)
+            if isinstance(base.type, ClassType)
+            else None
+        )
+        if hasattr(obj, "delitem"):  # an object's `__delitem__`
+            index = target.indices[0]
+            item = NamedValue(index.range, self.exprs.emit_sugared(index))
+            obj.delitem(self.state, target.range, item)
+            return
         if not isinstance(base.type, (ListType, DictType)):
             raise NotSupportedError(
                 f"cannot delete an element of a value of type '{base.type.annotation_str()}'",
