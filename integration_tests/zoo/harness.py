@@ -128,6 +128,28 @@ def training_step(lib: Library, model: Any, name: str, x: Any, target: Any) -> t
     return loss, grads
 
 
+def float64_steps(lib: Library, model: Any, name: str, x: np.ndarray, target: np.ndarray):
+    """Iterations 1 to `FLOAT64_STEPS` of the training step in float64, with an SGD update
+    (lr 0.1, no momentum) between them: yields each iteration's loss and gradients.
+
+    `model` holds float64 parameters already (converted before it was scripted); with a
+    scripted model the first iterations run the executor's profiling plans and the later
+    ones its specialized plans with their differentiable graphs, so each iteration
+    exercises another path.
+    """
+    x = x.astype(np.float64) if x.dtype == np.float32 else x
+    opt = lib.torch.optim.SGD(model.parameters(), lr=0.1)
+    for _ in range(FLOAT64_STEPS):
+        opt.zero_grad(set_to_none=True)
+        loss, grads = training_step(lib, model, name, lib.tensor(x), lib.tensor(target))
+        yield float(loss.item()), grads
+        opt.step()
+
+
+#: iterations of `float64_steps`
+FLOAT64_STEPS = 5
+
+
 def train(lib: Library, model: Any, name: str, kind: str, x: Any, target: Any, steps: int = 10):
     """`steps` optimizer steps on one batch; the loss before each step."""
     model.train()

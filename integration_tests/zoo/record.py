@@ -16,6 +16,7 @@ from pathlib import Path
 from .harness import (
     Library,
     fingerprint,
+    float64_steps,
     make_batch,
     make_weights,
     numpy_of,
@@ -49,6 +50,11 @@ def record_model(torch, name: str) -> dict:
         "loss": _round(float(loss.item())),
         "grads": {k: [_round(v) for v in fingerprint(name, k, g)] for k, g in grads.items()},
     }
+    model64 = lib.model(name, "small", weights).double()
+    entry["float64_steps"] = [
+        {"loss": step_loss, "grads": {k: fingerprint(name, k, g) for k, g in step_grads.items()}}
+        for step_loss, step_grads in float64_steps(lib, model64, name, x, target)
+    ]
     if name in TRAINED:
         entry["train"] = {
             kind: [

@@ -21,7 +21,16 @@ import numpy as np
 import pytest
 import tsjit
 
-from .harness import Library, make_batch, make_weights, numpy_of, template, train, training_step
+from .harness import (
+    Library,
+    float64_steps,
+    make_batch,
+    make_weights,
+    numpy_of,
+    template,
+    train,
+    training_step,
+)
 from .models import SPECS
 from .record import RECORDED, TRAINED, record_model
 
@@ -129,6 +138,12 @@ def test_recorded_results_are_pytorchs(name):
         np.testing.assert_allclose(live["grads"][key], value, rtol=1e-4, atol=1e-8)
     for kind, losses in recorded.get("train", {}).items():
         np.testing.assert_allclose(live["train"][kind], losses, rtol=1e-5)
+    for live_step, step in zip(live["float64_steps"], recorded["float64_steps"], strict=True):
+        np.testing.assert_allclose(live_step["loss"], step["loss"], rtol=1e-9)
+        for key, value in step["grads"].items():
+            np.testing.assert_allclose(
+                live_step["grads"][key], value, rtol=1e-9, atol=1e-9 * value[1]
+            )
 
 
 @pytest.mark.parametrize("name", list(SPECS))
@@ -137,24 +152,15 @@ def test_five_training_steps_in_float64_give_pytorchs_gradients(name):
     runs profile, later ones run the specialized plan with its differentiable graphs), with
     an SGD update between them: every gradient is PyTorch's to a relative 1e-7 in float64."""
     weights, x, target = _setup(name, "small")
-    theirs = THEIRS.model(name, "small", weights).double()
-    ours = OURS.model(name, "small", weights).double()
-    x = x.astype(np.float64) if x.dtype == np.float32 else x
-    scripted = tsjit.jit.script(ours)
+    theirs = float64_steps(THEIRS, THEIRS.model(name, "small", weights).double(), name, x, target)
+    scripted = tsjit.jit.script(OURS.model(name, "small", weights).double())
+    ours = float64_steps(OURS, scripted, name, x, target)
     rtol = 1e-7
-    models = ((THEIRS, theirs), (OURS, scripted))
-    optimizers = [lib.torch.optim.SGD(m.parameters(), lr=0.1) for lib, m in models]
-    for iteration in range(1, 6):
-        for opt in optimizers:
-            opt.zero_grad(set_to_none=True)
-        their_loss, their_grads = training_step(
-            THEIRS, theirs, name, THEIRS.tensor(x), THEIRS.tensor(target)
-        )
-        our_loss, our_grads = training_step(
-            OURS, scripted, name, OURS.tensor(x), OURS.tensor(target)
-        )
+    for iteration, ((their_loss, their_grads), (our_loss, our_grads)) in enumerate(
+        zip(theirs, ours, strict=True), start=1
+    ):
         where = f"{name}, iteration {iteration}"
-        np.testing.assert_allclose(our_loss.item(), their_loss.item(), rtol=rtol, err_msg=where)
+        np.testing.assert_allclose(our_loss, their_loss, rtol=rtol, err_msg=where)
         assert sorted(our_grads) == sorted(their_grads), where
         largest = max(np.abs(g).max() for g in their_grads.values())
         for key, expected in their_grads.items():
@@ -165,5 +171,3 @@ def test_five_training_steps_in_float64_give_pytorchs_gradients(name):
                 atol=1e-3 * rtol * largest,
                 err_msg=f"{where}: gradient of {key}",
             )
-        for opt in optimizers:
-            opt.step()
