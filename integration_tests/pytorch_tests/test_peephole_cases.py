@@ -14,8 +14,6 @@ KNOWN_GAPS: dict[str, str] = {
     "peephole/same_type": "the tracer records x.type_as(y) as aten::to, so there is no type_as "
     "for peephole to remove (frontend)",
     "peephole/other_type": "the tracer records x.type_as(y) as aten::to (frontend)",
-    "peephole_type_refinements/isinstance_of_item": "isinstance(x.item(), int) is decided false "
-    "at compile time, so tensor(2) gives 8 where PyTorch gives 5 (frontend; reported)",
     **{
         f"conv_dim_folding/{op}": "PyTorch folds dim() of a conv output to the batched rank "
         "whatever the input (conv1d on a 2-d input: folded 3, runs 2); tsjit folds only a "
