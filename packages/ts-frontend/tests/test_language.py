@@ -582,3 +582,11 @@ def test_isinstance_tells_the_kind_of_a_scalar():
     compiled = script(scalar_kind)
     assert compiled(torch.tensor(2)) == 5
     assert compiled(torch.tensor(2.5)) == 5
+
+
+def dicts_of_pairs(keys: list[str], values: list[int]):
+    return dict(zip(keys, values)), dict(enumerate(keys)), dict(zip(keys, [1.5]))  # noqa: B905
+
+
+def test_dict_of_zip_or_enumerate_collects_the_pairs():
+    check(dicts_of_pairs, ["a", "b", "c"], [1, 2, 3])

@@ -324,6 +324,21 @@ class AstBuilder:
             keywords.append(t.Keyword(self.range(kw), kw.arg, self.expr(kw.value)))
         func = node.func
         if (
+            isinstance(func, ast.Name)
+            and func.id == "dict"
+            and len(node.args) == 1
+            and not keywords
+            and isinstance(node.args[0], ast.Call)
+            and isinstance(node.args[0].func, ast.Name)
+            and node.args[0].func.id in ("zip", "enumerate")
+        ):  # `dict(zip(ks, vs))`: the pairs put in a dict one by one, as TorchScript loops
+            rng = self.range(node)
+            key, value = t.Name(rng, "$key"), t.Name(rng, "$value")
+            pairs = t.Comprehension(
+                rng, t.TupleLiteral(rng, [key, value]), self.expr(node.args[0]), []
+            )
+            return t.DictComp(rng, key, value, [pairs])
+        if (
             isinstance(func, ast.Attribute)
             and func.attr == "__getitem__"
             and len(node.args) == 1
