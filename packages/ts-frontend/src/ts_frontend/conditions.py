@@ -14,12 +14,8 @@ from typing import Any
 from ts_ir import (
     AnyType,
     BoolType,
-    ComplexType,
-    FloatType,
-    IntType,
     Node,
     NoneType,
-    NumberType,
     OptionalType,
     SourceRange,
     Type,
@@ -189,21 +185,26 @@ class ConditionEmitter:
         self, value: Value, name: str | None, types: list[Type], loc: SourceRange
     ) -> CondValue:
         """`isinstance(value, types)`: static when the types decide it, else `prim::isinstance`
-        with the refinements of a Union, Optional, Number or Any `name`."""
+        with the refinements of a Union, Optional or Any `name`."""
         state = self.state
         typ = value.type
         if any(typ.is_subtype_of(c) for c in types):
             return CondValue(None, RefinementSet(), True)
-        if isinstance(typ, UnionType):
-            members: list[Type] | None = list(typ.types)
-        elif isinstance(typ, OptionalType):
-            members = [typ.element, NoneType.get()]
-        elif isinstance(typ, NumberType):  # a Scalar (`x.item()`) is an int, float or complex
-            members = [IntType.get(), FloatType.get(), ComplexType.get()]
-        else:
-            members = None
+        members = (
+            list(typ.types)
+            if isinstance(typ, UnionType)
+            else ([typ.element, NoneType.get()] if isinstance(typ, OptionalType) else None)
+        )
         if members is None and not isinstance(typ, AnyType):
-            return CondValue(None, RefinementSet(), False)
+            # a Scalar may hold an int or a float: a narrower type is decided at run time
+            narrower = [c for c in types if c.is_subtype_of(typ)]
+            if not narrower:
+                return CondValue(None, RefinementSet(), False)
+            refs = RefinementSet()
+            if name is not None:
+                refs = RefinementSet([Refinement(name, UnionType.create(narrower))], [])
+            node = state.insert(state.graph.create_isinstance(value, types), loc)
+            return CondValue(node.output(), refs, None)
         if members is None:  # an Any: where the check holds, it is of the checked types
             refs = RefinementSet()
             if name is not None:
@@ -218,10 +219,7 @@ class ConditionEmitter:
         if name is not None:
             refs = RefinementSet(
                 [Refinement(name, UnionType.create(matching))],
-                # a Number where the check fails stays a Number
-                [Refinement(name, UnionType.create(others))]
-                if others and not isinstance(typ, NumberType)
-                else [],
+                [Refinement(name, UnionType.create(others))] if others else [],
             )
         node = state.insert(state.graph.create_isinstance(value, types), loc)
         return CondValue(node.output(), refs, None)
