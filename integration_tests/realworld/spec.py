@@ -43,6 +43,15 @@ def randint(low: int, high: int, *shape: int, dtype: str = "int64") -> dict:
     return _gen("randint", shape, dtype, low=low, high=high)
 
 
+def full(*shape: int, value: float = 0.0, dtype: str = "float32") -> dict:
+    """A tensor of one value (`torch.zeros`, `torch.ones`): an interval of width 0."""
+    if dtype.startswith(("int", "uint")):
+        return _gen("randint", shape, dtype, low=int(value), high=int(value) + 1)
+    if dtype == "bool":
+        return _gen("bool", shape, dtype, p=1.0 if value else 0.0)
+    return _gen("uniform", shape, dtype, low=float(value), high=float(value))
+
+
 def randbool(*shape: int, p: float = 0.5) -> dict:
     return _gen("bool", shape, "bool", p=p)
 
@@ -83,6 +92,11 @@ def tup(*items: Any) -> dict:
 
 def lst(*items: Any) -> dict:
     return {"list": list(items)}
+
+
+def dct(*pairs: tuple[Any, Any]) -> dict:
+    """A dict of the given (key, value) pairs, in order."""
+    return {"dict": [list(p) for p in pairs]}
 
 
 def dtype(name: str) -> dict:

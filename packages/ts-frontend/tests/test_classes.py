@@ -328,3 +328,22 @@ def test_enum_members_are_constants_of_their_type():
     assert f(Level.HIGH) == bump(Level.HIGH)
     text = str(f.graph)
     assert "Enum<__torch__.test_classes.Level>" in text and "prim::EnumName" in text
+
+
+@script
+class Store:
+    def __init__(self):
+        self.data: dict[str, int] = {"a": 1, "b": 2}
+
+    def __delitem__(self, key: str):
+        del self.data[key]
+
+
+def drop_item(key: str) -> list[str]:
+    s = Store()
+    del s[key]
+    return list(s.data.keys())
+
+
+def test_del_of_an_objects_item_calls_its_delitem():
+    assert script(drop_item)("a") == ["b"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -218,6 +219,22 @@ def test_indexing_and_assignment():
     check(indexing, X.clone(), 1)
 
 
+def slice_calls(x, xs: list[int], s: str, n: int):
+    return (
+        x[slice(None, 1), slice(1, None, 2)],
+        x[slice(1), ...],
+        xs[slice(n)],
+        xs[slice(1, None)],
+        xs[slice(None, None, -1)],
+        s[slice(1, n, 2)],
+        x[Ellipsis, 0],
+    )
+
+
+def test_slice_calls_index_as_slices():
+    check(slice_calls, X.clone(), [1, 2, 3, 4, 5], "abcdef", 4)
+
+
 def augmented(a: int, b: float, xs: list[int], t):
     a += 1
     a -= 2
@@ -411,3 +428,165 @@ def test_dtype_layout_and_memory_format_names_are_their_codes():
         "            torch.sparse_csc, torch.channels_last, torch.pi, torch.inf)\n"
     )
     assert f() == (27, 24, 9, 0, 4, 2, math.pi, math.inf)
+
+
+def tolists(x, flags, n):
+    a = annotate(list[list[float]], x.tolist())
+    b: list[bool] = flags.tolist()
+    c = annotate(int, n.tolist())
+    return a, b, c
+
+
+def test_tensor_tolist_takes_its_type_from_the_expected_type():
+    check(tolists, X.clone(), torch.tensor([True, False]), torch.tensor(3))
+
+
+def test_tensor_tolist_needs_a_list_of_numbers_matching_the_tensor():
+    from ts_frontend.errors import FrontendTypeError
+    from ts_runtime import TensorError
+
+    def no_hint(x):
+        return x.tolist()
+
+    def strings(x) -> list[str]:
+        return x.tolist()
+
+    def wrong_dim(x) -> list[float]:
+        return annotate(list[float], x.tolist())
+
+    with pytest.raises(FrontendTypeError, match="type hint"):
+        script(no_hint)
+    with pytest.raises(FrontendTypeError, match="element types"):
+        script(strings)
+    with pytest.raises(TensorError, match="dimension"):
+        script(wrong_dim)(X.clone())
+
+
+def list_indices(x, rows: list[int], flags: list[bool]):
+    empty: list[int] = []
+    return x[rows], x[flags], x[empty, :], x.__getitem__(torch.tensor([1, 0])), dict([])
+
+
+def test_lists_index_as_long_tensors_and_getitem_is_indexing():
+    """As TorchScript converts them, a list index is a long tensor: a bool list indexes
+    rows 1 and 0 (not a mask, as in eager PyTorch), an empty list no rows."""
+    rows, flags, empty, got, d = script(list_indices)(X.clone(), [1, 0, 1], [True, False])
+    assert rows.tolist() == [X.tolist()[1], X.tolist()[0], X.tolist()[1]]
+    assert flags.tolist() == [X.tolist()[1], X.tolist()[0]]
+    assert empty.shape == (0, 3)
+    assert got.tolist() == [X.tolist()[1], X.tolist()[0]]
+    assert d == {}
+
+
+def any_refined(obj: Any) -> float:
+    total = 0.0
+    if isinstance(obj, list[float]):
+        for v in obj:
+            total += v
+    if isinstance(obj, dict[str, int]):
+        for k in obj.keys():
+            total += obj[k] + len(k)
+    return total
+
+
+def test_isinstance_refines_an_any_to_the_checked_type():
+    compiled = script(any_refined)
+    assert compiled([1.5, 2.0]) == 3.5
+    assert compiled({"ab": 3}) == 5.0
+    assert compiled("neither") == 0.0
+
+
+def starred_targets(t: tuple[int, float, str]):
+    a, *b = t
+    *c, d = 1, 2.0
+    e, (f, *g), *h = 1, (2, 3, 4), 5, 6
+    i, *j, k = t
+    return a, b, c, d, e, f, g, h, i, j, k
+
+
+def test_a_starred_target_takes_the_rest_as_a_tuple():
+    got = script(starred_targets)((1, 2.5, "x"))
+    assert got == (1, (2.5, "x"), (1,), 2.0, 1, 2, (3, 4), (5, 6), 1, (2.5,), "x")
+
+
+def legacy_constructors(xs: list[float]):
+    return torch.BoolTensor([2, 0]), torch.LongTensor(), torch.HalfTensor(xs), torch.IntTensor([7])
+
+
+def test_legacy_tensor_constructors_make_tensors_of_their_dtype():
+    flags, empty, half, ints = script(legacy_constructors)([1.5, -2.0])
+    assert flags.dtype == torch.bool and flags.tolist() == [True, False]
+    assert empty.dtype == torch.int64 and empty.shape == (0,)
+    assert half.dtype == torch.float16 and half.tolist() == [1.5, -2.0]
+    assert ints.dtype == torch.int32 and ints.tolist() == [7]
+
+
+def comment_without_return(y, z):
+    # type: (int, float)
+    return y + z
+
+
+def test_a_signature_comment_may_leave_the_return_type_out():
+    compiled = check(comment_without_return, 2, 0.5)
+    assert [str(i.type) for i in compiled.graph.inputs] == ["int", "float"]
+    assert str(compiled.graph.outputs[0].type) == "float"
+
+
+def pools(x):
+    F = torch.nn.functional
+    plain = F.max_pool1d(x, 2, 2, return_indices=False)
+    values, indices = F.max_pool1d(x, 2, 2, 0, 1, False, True)
+    return plain, values, indices, F.max_pool1d(x, 2)
+
+
+def test_return_indices_picks_the_pooling_operator_with_indices():
+    x = torch.tensor([[[1.0, 3.0, 2.0, 0.0, 5.0, 4.0]]])
+    plain, values, indices, default = script(pools)(x)
+    assert plain.tolist() == values.tolist() == default.tolist() == [[[3.0, 2.0, 5.0]]]
+    assert indices.tolist() == [[[1, 2, 4]]]
+
+
+def unwrap(x: int | None) -> int:
+    return torch.jit._unwrap_optional(x) + 1
+
+
+def test_jit_unwrap_optional_is_the_operator():
+    compiled = script(unwrap)
+    assert compiled(3) == 4
+    with pytest.raises(Exception, match="null optional"):
+        compiled(None)
+
+
+def tuple_and_method_binding(a: tuple[int, float], b: tuple[int], x, y):
+    c = a + b
+    c += b
+    return c, x.where(x > 0.0, y)
+
+
+def test_tuples_concatenate_and_a_method_receiver_binds_to_self():
+    c, w = script(tuple_and_method_binding)((1, 2.5), (3,), X.clone(), torch.zeros(2, 3))
+    assert c == (1, 2.5, 3, 3)
+    assert w.tolist() == [[1.0, 0.0, 3.0], [4.0, 5.0, 0.0]]
+
+
+def scalar_kind(x):
+    s = x.item()
+    if isinstance(s, int):
+        return s + 3
+    elif isinstance(s, float):
+        return int(s * 2.0)
+    return 8
+
+
+def test_isinstance_tells_the_kind_of_a_scalar():
+    compiled = script(scalar_kind)
+    assert compiled(torch.tensor(2)) == 5
+    assert compiled(torch.tensor(2.5)) == 5
+
+
+def dicts_of_pairs(keys: list[str], values: list[int]):
+    return dict(zip(keys, values)), dict(enumerate(keys)), dict(zip(keys, [1.5]))  # noqa: B905
+
+
+def test_dict_of_zip_or_enumerate_collects_the_pairs():
+    check(dicts_of_pairs, ["a", "b", "c"], [1, 2, 3])

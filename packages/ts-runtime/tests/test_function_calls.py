@@ -147,6 +147,39 @@ graph(%s : float, %xs : float[], %pair : (float, int), %d : Device, %o : int?):
         fn(2, [], (0, 0, 0), "cpu", None)
 
 
+def test_numbers_enter_as_bools_where_bools_are_expected():
+    """PyTorch 2.13 takes 1, 0, 2 and 1.0 for a `bool` (and `List[bool]`) argument, by
+    their truth; a string stays refused."""
+    fn = function(
+        """
+graph(%b : bool, %bs : bool[]):
+  %r : (bool, bool[]) = prim::TupleConstruct(%b, %bs)
+  return (%r)
+"""
+    )
+    assert fn(2, [1, 0, 1.0, True]) == (True, [True, False, True, True])
+    assert fn(0.0, []) == (False, [])
+    with pytest.raises(ArgumentTypeError, match="'bool' for argument 'b'"):
+        fn("a", [])
+
+
+def test_one_element_tensors_enter_as_numbers():
+    """PyTorch 2.13 takes a one-element tensor for an int (truncated), float or bool
+    argument, inside lists too; a longer tensor stays refused."""
+    fn = function(
+        """
+graph(%i : int, %f : float, %b : bool, %xs : int[]):
+  %r : (int, float, bool, int[]) = prim::TupleConstruct(%i, %f, %b, %xs)
+  return (%r)
+"""
+    )
+    got = fn(ts_runtime.tensor(3.5), ts_runtime.tensor([2]), ts_runtime.tensor(True), [t([7.0])])
+    assert got == (3, 2.0, True, [7])
+    assert type(got[0]) is int and type(got[1]) is float
+    with pytest.raises(ArgumentTypeError, match="'int' for argument 'i'"):
+        fn(t([1.0, 2.0]), 1.0, True, [])
+
+
 SCALE_SCHEMA = "f(Tensor x, int n=2, *, float scale=1.5) -> Tensor"
 
 

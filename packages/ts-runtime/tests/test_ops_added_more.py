@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import ts_runtime as ts
 from ts_runtime.nn import functional as F
+from ts_runtime.ops.dispatch import call
 
 RNG = np.random.default_rng(21)
 
@@ -181,3 +182,58 @@ def test_windows_follow_their_formulas():
     )
     periodic = ts.hamming_window(n, dtype=ts.float64).numpy()
     np.testing.assert_allclose(periodic, 0.54 - 0.46 * np.cos(2 * np.pi * k / n), atol=1e-15)
+
+
+# ---------------------------------------------------------------------------
+# shifts, conjugate transposes, narrow_copy
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "int16", "int8", "uint8"])
+def test_shifts_are_integer_shifts_and_saturate_outside_the_width(dtype):
+    bits = np.dtype(dtype).itemsize * 8
+    signed = np.dtype(dtype).kind == "i"
+    values = [5, -5, 1, 0, 100, -128, 127] if signed else [5, 200, 1, 0, 255, 128, 7]
+    x = t(np.array(values, dtype=dtype))
+
+    def wrap(v):  # two's complement in `bits`
+        v &= (1 << bits) - 1
+        return v - (1 << bits) if signed and v >> (bits - 1) else v
+
+    for count in (0, 1, 3, bits - 1, bits, bits + 5, -1):
+        inside = 0 <= count < bits
+        left = [wrap(v << count) if inside else 0 for v in values]
+        right = [v >> count if inside else (-1 if v < 0 else 0) for v in values]
+        assert (x << count).tolist() == left, count
+        assert (x >> count).tolist() == right, count
+        assert (x << count).dtype == x.dtype
+    counts = t(np.array([1, 2, 3, bits + 2, 0, 0, 1], dtype=dtype))
+    assert ts.bitwise_left_shift(x, counts).tolist() == [
+        wrap(v << c) if c < bits else 0 for v, c in zip(values, counts.tolist(), strict=True)
+    ]
+    with pytest.raises(ts.TensorError, match="lshift_cpu"):
+        t(np.array([1.5])) << 1
+
+
+def test_conjugate_transposes():
+    a = np.arange(6.0).reshape(2, 3)
+    z = a + 1j * a[::-1]
+    for arr in (a, z):
+        x = t(arr)
+        np.testing.assert_array_equal(call("aten::mH", x).numpy(), arr.T.conj())
+        np.testing.assert_array_equal(call("aten::matrix_H", x).numpy(), arr.T.conj())
+        np.testing.assert_array_equal(ts.adjoint(x).numpy(), arr.T.conj())
+        np.testing.assert_array_equal(call("aten::mT", x).numpy(), arr.T)
+    batch = RNG.normal(size=(2, 3, 4)) + 1j * RNG.normal(size=(2, 3, 4))
+    np.testing.assert_array_equal(
+        call("aten::mH", t(batch)).numpy(), np.swapaxes(batch, -1, -2).conj()
+    )
+    with pytest.raises(ts.TensorError, match="2-D"):
+        call("aten::matrix_H", t(batch))
+
+
+def test_narrow_copy_is_a_copy_of_the_narrowed_part():
+    x = t(np.arange(12.0).reshape(3, 4))
+    y = ts.narrow_copy(x, 1, 1, 2)
+    assert y.tolist() == [[1.0, 2.0], [5.0, 6.0], [9.0, 10.0]]
+    y.fill_(0.0)
+    assert x.tolist()[0] == [0.0, 1.0, 2.0, 3.0]

@@ -157,3 +157,31 @@ def test_negative_sizes_are_refused_with_pytorchs_message(make, sizes):
         ts.TensorError, match=r"^Trying to create tensor with negative dimension -1: " + sizes
     ):
         make()
+
+
+def _triangle(row, col, offset, upper):
+    """The coordinates of a triangle by the definition, row by row."""
+    pairs = [
+        (i, j)
+        for i in range(row)
+        for j in range(col)
+        if (j - i >= offset if upper else j - i <= offset)
+    ]
+    return [[i for i, _ in pairs], [j for _, j in pairs]]
+
+
+@pytest.mark.parametrize(
+    ("row", "col", "offset"), [(3, 3, 0), (4, 3, 1), (3, 5, -1), (0, 3, 0), (3, 4, -5), (2, 6, 3)]
+)
+def test_triu_and_tril_indices_list_the_triangle_row_by_row(row, col, offset):
+    upper = ts.triu_indices(row, col, offset)
+    lower = ts.tril_indices(row, col, offset)
+    assert upper.dtype == ts.int64 and lower.dtype == ts.int64
+    assert upper.shape == (2, len(_triangle(row, col, offset, True)[0]))
+    assert upper.tolist() == _triangle(row, col, offset, True)
+    assert lower.tolist() == _triangle(row, col, offset, False)
+    assert ts.triu_indices(row, col, offset, dtype=ts.int32).dtype == ts.int32
+    with pytest.raises(ts.TensorError, match="integer dtypes"):
+        ts.tril_indices(row, col, dtype=ts.float32)
+    with pytest.raises(ts.TensorError, match="row must be non-negative"):
+        ts.triu_indices(-1, col)

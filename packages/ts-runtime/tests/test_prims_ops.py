@@ -86,8 +86,20 @@ def test_choice_identity_and_hash():
     xs = [1]
     assert kernel("prim::id")(xs) == id(xs)
     assert kernel("prim::id")(None) == 0
-    assert kernel("aten::hash.generic")("abc") == hash("abc")
     assert kernel("prim::ModuleContainerIndex.list")(["m0", "m1"], 1) == "m1"
+
+
+def test_hash_gives_pytorchs_values():
+    """PyTorch 2.13's `hash` in TorchScript (on Linux x86-64): ints are themselves, strings
+    and floats hash by libstdc++'s hash, 0.0 and -0.0 to 0, a NaN alike every time."""
+    h = kernel("aten::hash.generic")
+    assert h(5) == 5 and h(-1) == -1
+    assert h("ab") == 5498234120169091963
+    assert h(1.5) == 4982507072649106663
+    assert h(float("inf")) == 3377428025507081056
+    assert h(float("nan")) == h(float("nan")) == -1255316504868620486
+    assert h(-0.0) == h(0.0) == 0
+    assert h((1, "a")) == hash((1, "a"))
 
 
 def test_devices_and_dtypes():

@@ -322,6 +322,31 @@ class AstBuilder:
             if kw.arg is None:
                 raise ParseError("keyword argument unpacking (**) is not supported", self.range(kw))
             keywords.append(t.Keyword(self.range(kw), kw.arg, self.expr(kw.value)))
+        func = node.func
+        if (
+            isinstance(func, ast.Name)
+            and func.id == "dict"
+            and len(node.args) == 1
+            and not keywords
+            and isinstance(node.args[0], ast.Call)
+            and isinstance(node.args[0].func, ast.Name)
+            and node.args[0].func.id in ("zip", "enumerate")
+        ):  # `dict(zip(ks, vs))`: the pairs put in a dict one by one, as TorchScript loops
+            rng = self.range(node)
+            key, value = t.Name(rng, "$key"), t.Name(rng, "$value")
+            pairs = t.Comprehension(
+                rng, t.TupleLiteral(rng, [key, value]), self.expr(node.args[0]), []
+            )
+            return t.DictComp(rng, key, value, [pairs])
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr == "__getitem__"
+            and len(node.args) == 1
+            and not keywords
+            and not isinstance(node.args[0], ast.Starred)
+        ):  # `x.__getitem__(i)` is `x[i]`, as in Python
+            index = self.index(node.args[0])
+            return t.Subscript(self.range(node), self.expr(func.value), [index], False)
         return t.Call(
             self.range(node), self.expr(node.func), [self.expr(a) for a in node.args], keywords
         )
@@ -332,10 +357,36 @@ class AstBuilder:
     def expr_Subscript(self, node: ast.Subscript) -> t.Expr:
         index = node.slice
         if isinstance(index, ast.Tuple):
-            indices, is_tuple = [self.expr(e) for e in index.elts], True
+            indices, is_tuple = [self.index(e) for e in index.elts], True
         else:
-            indices, is_tuple = [self.expr(index)], False
+            indices, is_tuple = [self.index(index)], False
         return t.Subscript(self.range(node), self.expr(node.value), indices, is_tuple)
+
+    def index(self, node: ast.expr) -> t.Expr:
+        """One index of a subscript: `x[slice(a, b, c)]` is `x[a:b:c]` and `x[Ellipsis]` is
+        `x[...]`, as in Python."""
+        if isinstance(node, ast.Name) and node.id == "Ellipsis":
+            return t.Dots(self.range(node))
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "slice"
+            and 1 <= len(node.args) <= 3
+            and not node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+        ):
+
+            def bound(x: ast.expr) -> t.Expr | None:
+                if isinstance(x, ast.Constant) and x.value is None:
+                    return None
+                return self.expr(x)
+
+            parts = [bound(a) for a in node.args]
+            if len(parts) == 1:  # slice(stop)
+                parts = [None, parts[0]]
+            parts += [None] * (3 - len(parts))
+            return t.Slice(self.range(node), parts[0], parts[1], parts[2])
+        return self.expr(node)
 
     def expr_Slice(self, node: ast.Slice) -> t.Expr:
         def opt(x: ast.expr | None) -> t.Expr | None:

@@ -31,7 +31,7 @@ from ts_ir import (
 from .context import EmitContext
 from .conversions import to_bool, to_list
 from .errors import CallError, FrontendError, FrontendTypeError, NotSupportedError
-from .kinds import PRINT
+from .kinds import LIST_CONSTRUCT, PRINT
 from .sugared_value import (
     INT64_MAX,
     ConstantValue,
@@ -304,7 +304,13 @@ def _dict(ctx: EmitContext, loc: SourceRange, args: Args, kwargs: Kwargs) -> Sug
         keys = [ctx.constant(k, kwargs[k].loc) for k in kw]
         node = ctx.graph.create_dict(StringType.get(), value_type, keys, list(kw.values()))
         return SimpleValue(ctx.insert(node, loc).output())
-    out = ctx.call_builtin("aten::dict", values_of(ctx, args), {}, loc)
+    (pairs,) = values_of(ctx, args)
+    made = pairs.node
+    if made.kind == LIST_CONSTRUCT and not made.inputs and not kw:
+        # `dict([])`: an empty literal has no pairs to type the dict by, so it is
+        # TorchScript's default empty dict
+        return SimpleValue(empty_dict(ctx, loc, None))
+    out = ctx.call_builtin("aten::dict", [pairs], {}, loc)
     for k, v in kw.items():  # `dict(mapping, k=v)`: a copy, then each keyword set
         ctx.call_builtin("aten::_set_item", [out, ctx.constant(k, kwargs[k].loc), v], {}, loc)
     return SimpleValue(out)

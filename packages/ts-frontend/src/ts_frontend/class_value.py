@@ -133,6 +133,10 @@ class ObjectValue(SugaredValue):
     def getitem(self, ctx: EmitContext, loc: SourceRange, index: NamedValue) -> SugaredValue:
         return self._dunder(ctx, loc, "__getitem__", "indexed").call(ctx, loc, [index], {})
 
+    def delitem(self, ctx: EmitContext, loc: SourceRange, index: NamedValue) -> None:
+        """`del obj[k]`: its `__delitem__`."""
+        self._dunder(ctx, loc, "__delitem__", "deleted from").call(ctx, loc, [index], {})
+
     def length(self, ctx: EmitContext, loc: SourceRange) -> Value:
         """`len(obj)`: its `__len__`."""
         return (

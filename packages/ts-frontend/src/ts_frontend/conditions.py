@@ -188,7 +188,7 @@ class ConditionEmitter:
         self, value: Value, name: str | None, types: list[Type], loc: SourceRange
     ) -> CondValue:
         """`isinstance(value, types)`: static when the types decide it, else `prim::isinstance`
-        with the refinements of a Union or Optional `name`."""
+        with the refinements of a Union, Optional or Any `name`."""
         state = self.state
         typ = value.type
         if any(typ.is_subtype_of(c) for c in types):
@@ -208,9 +208,12 @@ class ConditionEmitter:
                 refs = RefinementSet([Refinement(name, UnionType.create(narrower))], [])
             node = state.insert(state.graph.create_isinstance(value, types), loc)
             return CondValue(node.output(), refs, None)
-        if members is None:
+        if members is None:  # an Any: where the check holds, it is of the checked types
+            refs = RefinementSet()
+            if name is not None:
+                refs = RefinementSet([Refinement(name, UnionType.create(types))], [])
             node = state.insert(state.graph.create_isinstance(value, types), loc)
-            return CondValue(node.output(), RefinementSet(), None)
+            return CondValue(node.output(), refs, None)
         matching = [m for m in members if any(m.is_subtype_of(c) for c in types)]
         others = [m for m in members if m not in matching]
         if not matching:

@@ -22,10 +22,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ts_ir import (
+    BoolType,
     ComplexType,
     DictType,
     FloatType,
     IntType,
+    ListType,
     OptionalType,
     StringType,
     TensorType,
@@ -49,7 +51,7 @@ from .errors import (
     UndefinedNameError,
 )
 from .indexing import SubscriptEmitter
-from .kinds import CONSTANT, IF
+from .kinds import CONSTANT, IF, TOLIST
 from .loops import LoopEmitter
 from .operators import binary_op
 from .python_values import to_sugared
@@ -165,11 +167,46 @@ class ExprEmitter:
         return result
 
     def sugared_Call(self, e: t.Call, hint: Type | None) -> SugaredValue:
-        callee = self.emit_sugared(e.func)
+        if isinstance(e.func, t.Attribute) and e.func.name == "tolist":
+            base = self.emit_sugared(e.func.value)
+            if isinstance(base, SimpleValue) and isinstance(base.value.type, TensorType):
+                return self._tensor_tolist(e, base.value, hint)
+            callee = base.attr(self.state, e.func.range, "tolist")
+        else:
+            callee = self.emit_sugared(e.func)
         if isinstance(callee, SpecialFormValue):
             return self.forms.emit(callee.form, e, hint)
         args, kwargs = self.emit_args(e.args, e.keywords)
         return callee.call(self.state, e.range, args, kwargs)
+
+    def _tensor_tolist(self, e: t.Call, tensor: Value, hint: Type | None) -> SugaredValue:
+        """`x.tolist()` of a tensor: `prim::tolist(x, dim, element)` typed by the expected
+        type (`annotate(List[List[float]], x.tolist())`, an annotated assignment or return),
+        which must be nested lists of int, float, bool or complex."""
+        if e.args or e.keywords:
+            raise CallError("tolist() takes no arguments", e.range)
+        if hint is None:
+            raise FrontendTypeError(
+                "expected a type hint for the result of tolist()",
+                e.range,
+                hint="annotate it: `annotate(List[float], x.tolist())`",
+            )
+        dim, element = 0, hint
+        while isinstance(element, ListType):
+            dim, element = dim + 1, element.element
+        codes = {IntType: 0, FloatType: 1, BoolType: 2, ComplexType: 3}
+        code = next((c for cls, c in codes.items() if isinstance(element, cls)), None)
+        if code is None:
+            raise FrontendTypeError(
+                f"{element.annotation_str()} is not one of the element types tolist() "
+                "gives: int, float, complex, bool",
+                e.range,
+            )
+        state = self.state
+        inputs = [tensor, state.constant(dim, e.range), state.constant(code, e.range)]
+        node = state.insert(state.graph.create(TOLIST, inputs, 1), e.range)
+        node.output().set_type(hint)
+        return SimpleValue(node.output())
 
     def sugared_Subscript(self, e: t.Subscript, hint: Type | None) -> SugaredValue:
         return self.subscripts.emit_subscript(e)

@@ -24,6 +24,7 @@ from .sugared_value import (
     NamedValue,
     SimpleValue,
     SugaredValue,
+    constant_of,
     kwarg_values,
     values_of,
 )
@@ -80,9 +81,41 @@ class FunctionalFunction(FunctionValue):
     ) -> SugaredValue:
         callee = ctx.compiler.try_compile(self.fn)
         if callee is None:
-            return BuiltinFunction(self.symbol, name=self.fn.__name__).call(ctx, loc, args, kwargs)
+            symbol, args, kwargs = self._dispatch_return_indices(args, kwargs)
+            return BuiltinFunction(symbol, name=self.fn.__name__).call(ctx, loc, args, kwargs)
         values, kw = values_of(ctx, args), kwarg_values(ctx, kwargs)
         return SimpleValue(emit_function_call(ctx, callee, values, kw, loc))
+
+    def _dispatch_return_indices(
+        self, args: list[NamedValue], kwargs: dict[str, NamedValue]
+    ) -> tuple[str, list[NamedValue], dict[str, NamedValue]]:
+        """A function with a `return_indices` flag (`max_pool2d`, ...) calls the
+        `_with_indices` operator where the flag is a constant True and the plain one
+        otherwise, the flag left out, as TorchScript's boolean dispatch does."""
+        try:
+            params = list(inspect.signature(self.fn).parameters)
+        except (TypeError, ValueError):
+            return self.symbol, args, kwargs
+        if "return_indices" not in params:
+            return self.symbol, args, kwargs
+        at = params.index("return_indices")
+        if "return_indices" in kwargs:
+            flag = kwargs["return_indices"]
+            kwargs = {k: v for k, v in kwargs.items() if k != "return_indices"}
+        elif len(args) > at:
+            flag = args[at]
+            args = args[:at] + args[at + 1 :]
+        else:
+            return self.symbol, args, kwargs
+        value = constant_of(flag.sugared)
+        if not isinstance(value, bool):
+            raise NotSupportedError(
+                f"{self.fn.__name__}(): return_indices must be a constant True or False", flag.loc
+            )
+        symbol = f"{self.symbol}_with_indices" if value else self.symbol
+        if not registry.has(symbol):
+            raise NotSupportedError(f"{self.fn.__name__}() has no form with indices", flag.loc)
+        return symbol, args, kwargs
 
 
 class IgnoredFunctionValue(SugaredValue):

@@ -30,6 +30,7 @@ from ts_ir import (
 )
 
 from . import tree as t
+from .dtype_names import DTYPE_CODES
 from .emit_context import Expressions, FunctionState
 from .errors import FrontendTypeError, NotSupportedError
 from .operators import augmented_op, binary_op
@@ -231,8 +232,10 @@ class SubscriptEmitter:
         if isinstance(typ, (TensorType, ListType, OptionalType)):
             if tensor_indices is None:
                 raise NotSupportedError("tensor indices after '...' are not supported", x.range)
-            if isinstance(typ, ListType):
-                index = call("aten::tensor", [index], {}, loc)
+            if isinstance(typ, ListType):  # a list indexes as a long tensor, empty or not
+                index = call(
+                    "aten::tensor", [index], {"dtype": constant(DTYPE_CODES["int64"], loc)}, loc
+                )
             tensor_indices.append(index)
             return sliced, dim + 1
         raise FrontendTypeError(
@@ -320,6 +323,16 @@ class SubscriptEmitter:
         base = self.exprs.emit_expr(target.value)
         if len(target.indices) != 1 or isinstance(target.indices[0], t.Slice):
             raise NotSupportedError("del takes one index", target.range)
+        obj = (
+            self.state.compiler.object_value(base, target.range)
+            if isinstance(base.type, ClassType)
+            else None
+        )
+        if hasattr(obj, "delitem"):  # an object's `__delitem__`
+            index = target.indices[0]
+            item = NamedValue(index.range, self.exprs.emit_sugared(index))
+            obj.delitem(self.state, target.range, item)
+            return
         if not isinstance(base.type, (ListType, DictType)):
             raise NotSupportedError(
                 f"cannot delete an element of a value of type '{base.type.annotation_str()}'",

@@ -118,7 +118,7 @@ class FunctionEmitter:
         arguments = self.signature.emit_params(d)
         if d.returns is not None:
             self.declared_return = self.state.type_of(d.returns)
-        elif d.type_comment is not None:
+        elif d.type_comment is not None and d.type_comment.returns is not None:
             self.declared_return = self.state.type_of(d.type_comment.returns)
         self.emit_statements(d.body)
         self.handle_maybe_no_return(d)

@@ -39,3 +39,4 @@ TUPLE_INDEX = prim.TupleIndex
 TUPLE_UNPACK = prim.TupleUnpack
 UNCHECKED_CAST = prim.unchecked_cast
 UNINITIALIZED = prim.Uninitialized
+TOLIST = prim.tolist

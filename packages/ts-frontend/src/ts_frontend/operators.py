@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from ts_ir import IntType, ListType, SourceRange, StringType, TensorType, Value
+from ts_ir import IntType, ListType, SourceRange, StringType, TensorType, TupleType, Value
 
 from .context import EmitContext
 
@@ -51,6 +51,8 @@ def binary_op(ctx: EmitContext, op: str, lhs: Value, rhs: Value, loc: SourceRang
             return _repeat_string(ctx, lhs, rhs, loc)
     if op == "*" and isinstance(rhs.type, StringType) and isinstance(lhs.type, IntType):
         return _repeat_string(ctx, rhs, lhs, loc)
+    if op == "+" and isinstance(lhs.type, TupleType) and isinstance(rhs.type, TupleType):
+        return _concat_tuples(ctx, lhs, rhs, loc)
     if op == "//":
         tensor = isinstance(lhs.type, TensorType) or isinstance(rhs.type, TensorType)
         symbol = "aten::floor_divide" if tensor else "aten::floordiv"
@@ -69,6 +71,16 @@ def augmented_op(ctx: EmitContext, op: str, lhs: Value, rhs: Value, loc: SourceR
     if isinstance(lhs.type, ListType) and op == "*":
         return ctx.call_builtin("aten::mul_", [lhs, rhs], {}, loc)
     return binary_op(ctx, op, lhs, rhs, loc)
+
+
+def _concat_tuples(ctx: EmitContext, lhs: Value, rhs: Value, loc: SourceRange) -> Value:
+    """`a + b` of tuples: one tuple of the items of both, their types kept."""
+    g = ctx.graph
+    items = [
+        *ctx.insert(g.create_tuple_unpack(lhs), loc).outputs,
+        *ctx.insert(g.create_tuple_unpack(rhs), loc).outputs,
+    ]
+    return ctx.insert(g.create_tuple(items), loc).output()
 
 
 def _repeat_string(ctx: EmitContext, s: Value, n: Value, loc: SourceRange) -> Value:

@@ -706,7 +706,8 @@ def parse_type_comment(source: Source, stmt_end: int) -> t.Expr | None:
 
 
 def parse_signature_comment(source: Source, start: int, end: int) -> t.TypeComment | None:
-    """A function's `# type: (A, B) -> R` comment between its header and its body."""
+    """A function's `# type: (A, B) -> R` (or `# type: (A, B)`) comment between its header
+    and its body."""
     span = find_type_comment(source, start, end)
     if span is None:
         return None
@@ -722,7 +723,7 @@ def parse_signature_comment(source: Source, start: int, end: int) -> t.TypeComme
         if not parser.lexer.next_if(","):
             break
     parser.expect(")", "')'")
-    parser.expect("->", "'->'")
-    returns = parser.parse_expr()
+    # `# type: (A, B)` types the parameters only; the return type is inferred then
+    returns = parser.parse_expr() if parser.lexer.next_if("->") else None
     comment = t.TypeComment(parser.span(first.start), params, returns)
     return sub.retarget(comment)

@@ -20,7 +20,7 @@ import types
 from typing import Any
 
 import ts_runtime
-from ts_ir import Device, FloatType, SourceRange, StringType, TorchScriptError, Value
+from ts_ir import Device, FloatType, IntType, SourceRange, StringType, TorchScriptError, Value
 from ts_runtime.ops_namespace import OperatorNamespace, Operators
 from ts_schema import registry
 
@@ -487,6 +487,49 @@ def _builtin(symbol: str, name: str) -> Any:
     return lambda: BuiltinFunction(symbol, name=name)
 
 
+class LegacyTensorConstructor(SugaredValue):
+    """`torch.FloatTensor(data)`, `torch.LongTensor()`, ...: `aten::tensor` of the data (of
+    an empty int list without any) in the class's dtype, as TorchScript compiles them."""
+
+    kind = "legacy tensor constructor"
+
+    def __init__(self, name: str, dtype: str) -> None:
+        self.name = name
+        self.dtype = dtype
+
+    def describe(self) -> str:
+        return f"'torch.{self.name}'"
+
+    def call(
+        self,
+        ctx: EmitContext,
+        loc: SourceRange,
+        args: list[NamedValue],
+        kwargs: dict[str, NamedValue],
+    ) -> SugaredValue:
+        if kwargs or len(args) > 1:
+            raise CallError(f"torch.{self.name}() expects at most one argument, its data", loc)
+        if args:
+            data = args[0].value(ctx)
+        else:
+            data = ctx.insert(ctx.graph.create_list(IntType.get(), []), loc).output()
+        dtype = ctx.constant(DTYPE_CODES[self.dtype], loc)
+        return SimpleValue(ctx.call_builtin("aten::tensor", [data], {"dtype": dtype}, loc))
+
+
+_LEGACY_CONSTRUCTORS = {
+    "BoolTensor": "bool",
+    "ByteTensor": "uint8",
+    "CharTensor": "int8",
+    "ShortTensor": "int16",
+    "IntTensor": "int32",
+    "LongTensor": "int64",
+    "HalfTensor": "float16",
+    "FloatTensor": "float32",
+    "DoubleTensor": "float64",
+}
+
+
 _TORCH_SPECIAL: dict[str, Any] = {
     "Tensor": TensorClassValue,
     "_assert": AssertValue,
@@ -494,6 +537,10 @@ _TORCH_SPECIAL: dict[str, Any] = {
     "no_grad": lambda: GradModeValue(False),
     "enable_grad": lambda: GradModeValue(True),
     "set_grad_enabled": lambda: GradModeValue(None),
+    **{
+        name: (lambda name=name, dtype=dtype: LegacyTensorConstructor(name, dtype))
+        for name, dtype in _LEGACY_CONSTRUCTORS.items()
+    },
 }
 
 _JIT_BY_NAME: dict[str, Any] = {
@@ -505,6 +552,7 @@ _JIT_BY_NAME: dict[str, Any] = {
     "is_scripting": lambda: ConstantCall(True),
     "is_tracing": lambda: ConstantCall(False),
     "isinstance": lambda: SpecialFormValue("isinstance", "jit.isinstance"),
+    "_unwrap_optional": _builtin("aten::_unwrap_optional", "jit._unwrap_optional"),
 }
 
 #: the scripting API's Python objects, by identity, to their sugared values

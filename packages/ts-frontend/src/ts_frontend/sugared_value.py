@@ -328,6 +328,8 @@ _TENSOR_PROPERTIES = {
     "ndim": "aten::dim",
     "T": "aten::numpy_T",
     "mT": "aten::mT",
+    "H": "aten::matrix_H",
+    "mH": "aten::mH",
     "real": "aten::real",
     "imag": "aten::imag",
     "is_leaf": "aten::is_leaf",
@@ -453,8 +455,28 @@ class BuiltinFunction(SugaredValue):
     ) -> SugaredValue:
         values = values_of(ctx, args)
         if self.self_value is not None:
-            values = [self.self_value, *values]
+            at = _self_position(self.symbol)
+            values = [*values[:at], self.self_value, *values[at:]]
         return SimpleValue(ctx.call_builtin(self.symbol, values, kwarg_values(ctx, kwargs), loc))
+
+
+_SELF_POSITIONS: dict[str, int] = {}
+
+
+def _self_position(symbol: str) -> int:
+    """Where a method's receiver goes among an operator's positional arguments: at the one
+    named `self` (`x.where(c, y)` is `where(c, x, y)`), as TorchScript matches methods;
+    first where the overloads do not agree on one place."""
+    at = _SELF_POSITIONS.get(symbol)
+    if at is None:
+        places = set()
+        ops = registry.lookup(symbol) if registry.has(symbol) else []
+        for op in ops:
+            positional = [a.name for a in op.schema.arguments if not a.kwarg_only]
+            if "self" in positional:
+                places.add(positional.index("self"))
+        at = _SELF_POSITIONS[symbol] = places.pop() if len(places) == 1 else 0
+    return at
 
 
 class ConstantValue(SugaredValue):

@@ -10,10 +10,10 @@ a module list).
 
 from __future__ import annotations
 
-from ts_ir import SourceRange, Type
+from ts_ir import SourceRange, TupleType, Type
 
 from . import tree as t
-from .conversions import convert_to_type, unpack_value
+from .conversions import convert_to_type, unpack_tuple, unpack_value
 from .emit_context import Expressions, FunctionState
 from .environment import meaningful_name
 from .errors import FrontendError, FrontendTypeError, NotSupportedError
@@ -59,6 +59,10 @@ class TargetEmitter:
         self, target: t.TupleLiteral | t.ListLiteral, rhs: SugaredValue, loc: SourceRange
     ) -> None:
         n = len(target.elts)
+        starred = [i for i, e in enumerate(target.elts) if isinstance(e, t.Starred)]
+        if starred:
+            self._assign_starred(target, starred, rhs, loc)
+            return
         items = rhs.static_items()
         if items is None:
             v = rhs.as_value(self.state, loc)
@@ -69,6 +73,38 @@ class TargetEmitter:
             )
         for elt, item in zip(target.elts, items, strict=True):
             self.assign(elt, item, loc)
+
+    def _assign_starred(
+        self,
+        target: t.TupleLiteral | t.ListLiteral,
+        starred: list[int],
+        rhs: SugaredValue,
+        loc: SourceRange,
+    ) -> None:
+        """`a, *b, c = v`: `v` of a known length (a tuple); the starred target takes the
+        items the others leave, as a tuple."""
+        state = self.state
+        if len(starred) > 1:
+            raise FrontendTypeError("only one starred target is allowed", target.range)
+        items = rhs.static_items()
+        if items is None:
+            v = rhs.as_value(state, loc)
+            if not isinstance(v.type, TupleType):
+                raise NotSupportedError(
+                    f"a starred target needs a tuple to unpack, not '{v.type.annotation_str()}'",
+                    target.range,
+                )
+            items = [SimpleValue(x) for x in unpack_tuple(state, v, loc)]
+        k, n = starred[0], len(target.elts)
+        if len(items) < n - 1:
+            raise FrontendTypeError(
+                f"cannot unpack {len(items)} values into {n - 1} or more targets", target.range
+            )
+        end = len(items) - (n - 1 - k)
+        rest = [item.as_value(state, loc) for item in items[k:end]]
+        packed = SimpleValue(state.insert(state.graph.create_tuple(rest), loc).output())
+        for elt, item in zip(target.elts, [*items[:k], packed, *items[end:]], strict=True):
+            self.assign(elt.value if isinstance(elt, t.Starred) else elt, item, loc)
 
     def set_var(
         self, name: str, value: SugaredValue, loc: SourceRange, annotated: Type | None = None

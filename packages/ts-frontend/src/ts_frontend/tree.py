@@ -279,12 +279,12 @@ class Def(Stmt):
 
 
 class TypeComment(Tree):
-    """A function's `# type: (A, B) -> R` comment."""
+    """A function's `# type: (A, B) -> R` comment (R None where it names no return type)."""
 
     __slots__ = ("params", "returns")
     fields = ("params", "returns")
     params: list[Expr]
-    returns: Expr
+    returns: Expr | None
 
 
 class Assign(Stmt):

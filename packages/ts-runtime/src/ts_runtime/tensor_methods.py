@@ -123,6 +123,8 @@ _DUNDERS: dict[str, Callable[..., Any]] = {
     "__ror__": _binary_dunder("__or__", reflected=True),
     "__xor__": _binary_dunder("__xor__"),
     "__rxor__": _binary_dunder("__xor__", reflected=True),
+    "__lshift__": _binary_dunder("__lshift__"),
+    "__rshift__": _binary_dunder("__rshift__"),
     "__lt__": _binary_dunder("lt"),
     "__le__": _binary_dunder("le"),
     "__gt__": _binary_dunder("gt"),

@@ -160,6 +160,16 @@ def eye_rule(args: ShapeArgs) -> Type | None:
     )
 
 
+def triangle_indices_rule(args: ShapeArgs) -> Type | None:
+    """triu_indices, tril_indices: 2 x N coordinates, int64 unless a dtype is given."""
+    return make_tensor(
+        creation_dtype(args, ScalarType.Long),
+        creation_device(args, CPU),
+        2,
+        requires_grad=creation_requires_grad(args),
+    )
+
+
 def num_to_tensor_rule(args: ShapeArgs) -> Type | None:
     v = args.value(0)
     if v is None:
@@ -297,6 +307,8 @@ def _register() -> None:
         r(f"aten::{name}", new_rule)
     r("aten::arange", arange_rule)
     r("aten::eye", eye_rule)
+    for name in ("triu_indices", "tril_indices"):
+        r(f"aten::{name}", triangle_indices_rule)
     for name in ("linspace", "logspace"):
         r(f"aten::{name}", linspace_rule)
     r("aten::tensor", tensor_rule)

@@ -165,7 +165,7 @@ BINARY_PROMOTE = (
     "add", "sub", "mul", "rsub", "remainder", "fmod", "maximum", "minimum", "fmax",
     "fmin", "floor_divide", "bitwise_and", "bitwise_or", "bitwise_xor", "pow",
     "__and__", "__or__", "__xor__", "__lshift__", "__rshift__", "hypot", "copysign",
-    "heaviside",
+    "heaviside", "bitwise_left_shift", "bitwise_right_shift",
 )  # fmt: skip
 BINARY_FLOAT = (
     "atan2", "true_divide", "xlogy", "special_xlogy", "special_xlog1py", "logaddexp",

@@ -153,7 +153,7 @@ def transpose_rule(args: ShapeArgs) -> Type | None:
 
 
 def matrix_transpose_rule(args: ShapeArgs) -> Type | None:
-    """mT, adjoint: the last two dims exchanged."""
+    """mT, adjoint, mH, matrix_H: the last two dims exchanged."""
     t = args.tensor(0)
     if t is None or t.sizes is None:
         return None if t is None else view_of(t, None)
@@ -206,7 +206,7 @@ def select_rule(args: ShapeArgs) -> Type | None:
 
 
 def same_rank_rule(args: ShapeArgs) -> Type | None:
-    """slice, narrow, index_select: rank and dtype kept, sizes may change."""
+    """slice, narrow, index_select, narrow_copy: rank and dtype kept, sizes may change."""
     t = args.tensor(0)
     if t is None:
         return None
@@ -603,12 +603,12 @@ def _register() -> None:
         r(f"aten::{name}", t_rule)
     for name in ("transpose", "swapaxes", "swapdims"):
         r(f"aten::{name}", transpose_rule)
-    for name in ("mT", "adjoint"):
+    for name in ("mT", "adjoint", "mH", "matrix_H"):
         r(f"aten::{name}", matrix_transpose_rule)
     r("aten::permute", permute_rule)
     r("aten::movedim", movedim_rule)
     r("aten::select", select_rule)
-    for name in ("slice", "narrow", "index_select"):
+    for name in ("slice", "narrow", "index_select", "narrow_copy"):
         r(f"aten::{name}", same_rank_rule)
     r("aten::unsqueeze", unsqueeze_rule)
     r("aten::squeeze", squeeze_rule)

@@ -2,8 +2,9 @@
 
 `matches(value, type)` is exact membership; `coerce(value, type)` also applies
 the conversions TorchScript makes when Python values enter a program (an int
-where a float is expected, inside lists, tuples and dicts too; a tuple where a
-list is expected).
+where a float is expected, a number where a bool is, a one-element tensor where
+a number is, inside lists, tuples and dicts too; a tuple where a list is
+expected).
 """
 
 from __future__ import annotations
@@ -114,6 +115,14 @@ def coerce(value: Any, t: Type) -> Any:
         return coerce(value, t.element)
     if isinstance(t, FloatType) and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
+    if isinstance(t, BoolType) and isinstance(value, (int, float)):
+        return bool(value)  # as PyTorch's argument conversion takes a number for a bool
+    if isinstance(t, (IntType, FloatType, BoolType)) and isinstance(value, Tensor):
+        # a one-element tensor enters as its number, as PyTorch's argument conversion takes it
+        if value._data.size != 1 or value._data.dtype.kind == "c":
+            return _NOT_CONVERTIBLE
+        number = value._data.reshape(()).item()
+        return int(number) if isinstance(t, IntType) else coerce(float(number), t)
     if isinstance(t, ListType) and isinstance(value, (list, tuple)):
         out = [coerce(v, t.element) for v in value]
         return _NOT_CONVERTIBLE if any(v is _NOT_CONVERTIBLE for v in out) else out

@@ -240,6 +240,50 @@ def arange_start_step(
     return result(arange_array(start, end, step, dtype))
 
 
+def _triangle_indices(row: int, col: int, offset: int, upper: bool, dtype: int | None) -> Tensor:
+    if row < 0 or col < 0:
+        which = "row" if row < 0 else "col"
+        raise TensorError(f"{which} must be non-negative, got {row if row < 0 else col}")
+    rows, cols = np.indices((row, col)).reshape(2, -1)  # row-major, as PyTorch lists them
+    keep = (cols - rows >= offset) if upper else (cols - rows <= offset)
+    dt = numpy_dtype(4 if dtype is None else dtype)  # int64 unless asked
+    if dt.kind not in "iu":
+        name = "triu_indices" if upper else "tril_indices"
+        raise TensorError(f'"{name}" is implemented for integer dtypes only, not {dt.name}')
+    return result(np.stack([rows[keep], cols[keep]]).astype(dt))
+
+
+@implements("aten::triu_indices")
+def triu_indices(
+    row: int,
+    col: int,
+    offset: int = 0,
+    dtype: int | None = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: Any = None,
+) -> Tensor:
+    """The (row, column) coordinates of the upper triangle of a row x col matrix, as a
+    2 x N tensor: j - i >= offset."""
+    check_device(device)
+    return _triangle_indices(row, col, offset, True, dtype)
+
+
+@implements("aten::tril_indices")
+def tril_indices(
+    row: int,
+    col: int,
+    offset: int = 0,
+    dtype: int | None = None,
+    layout: Any = None,
+    device: Any = None,
+    pin_memory: Any = None,
+) -> Tensor:
+    """The lower triangle's coordinates likewise: j - i <= offset."""
+    check_device(device)
+    return _triangle_indices(row, col, offset, False, dtype)
+
+
 @implements(
     "aten::linspace",
     "aten::linspace.Tensor_Tensor",

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..dtypes import scalar_type_of_numpy
 from ..tensor import Tensor, TensorError, bump_version, wrap
 from .common import (
     array_of,
@@ -366,6 +367,44 @@ for _name, _ufunc in (("and", np.bitwise_and), ("or", np.bitwise_or), ("xor", np
         f"aten::__{_name}__.Tensor",
         f"aten::__{_name}__.Scalar",
     )(_k)
+
+
+def _shift(left: bool) -> Kernel:
+    """`a << b` and `a >> b` of integers, as PyTorch computes them: a shift by a negative
+    count or by the width of the type or more gives 0, or to the right of a signed value its
+    sign (-1 or 0)."""
+    name = "lshift_cpu" if left else "rshift_cpu"
+
+    def kernel(self: Tensor, other: Any) -> Tensor:
+        dt = promote(self, other)
+        if dt.kind not in "iu":
+            raise TensorError(f"\"{name}\" not implemented for '{scalar_type_of_numpy(dt).name}'")
+        a, b = operand(self, dt), operand(other, dt)
+        bits = dt.itemsize * 8
+        outside = (b < 0) | (b >= bits)
+        count = np.where(outside, 0, b).astype(dt)
+        if left:
+            out = np.where(outside, 0, np.left_shift(a, count))
+        else:
+            fill = np.right_shift(a, bits - 1) if dt.kind == "i" else 0
+            out = np.where(outside, fill, np.right_shift(a, count))
+        return result(np.asarray(out).astype(dt, copy=False))
+
+    return kernel
+
+
+implements(
+    "aten::__lshift__.Tensor",
+    "aten::__lshift__.Scalar",
+    "aten::bitwise_left_shift.Tensor",
+    "aten::bitwise_left_shift.Tensor_Scalar",
+)(broadcasting(_shift(True)))
+implements(
+    "aten::__rshift__.Tensor",
+    "aten::__rshift__.Scalar",
+    "aten::bitwise_right_shift.Tensor",
+    "aten::bitwise_right_shift.Tensor_Scalar",
+)(broadcasting(_shift(False)))
 
 
 @implements("aten::bitwise_not")

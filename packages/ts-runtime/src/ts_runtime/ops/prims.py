@@ -13,6 +13,7 @@ a newline, to `sys.stdout`, as TorchScript's print handler does.
 
 from __future__ import annotations
 
+import struct
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -146,7 +147,45 @@ register(
     "0 if {0} is None else id({0})",
     namespace="prim",
 )
-register("hash", ("generic",), hash, "hash({0})")
+_MASK = (1 << 64) - 1
+_MUL = 0xC6A4A7935BD1E995
+_SEED = 0xC70F6907
+
+
+def _hash_bytes(data: bytes) -> int:
+    """The C++ standard library's hash of a byte string (libstdc++'s 64-bit `_Hash_bytes`,
+    a MurmurHash2 variant), which PyTorch's `hash` of strings and floats gives."""
+
+    def shift_mix(v: int) -> int:
+        return v ^ (v >> 47)
+
+    n = len(data)
+    h = (_SEED ^ (n * _MUL)) & _MASK
+    whole = n & ~7
+    for i in range(0, whole, 8):
+        word = int.from_bytes(data[i : i + 8], "little")
+        h = ((h ^ ((shift_mix((word * _MUL) & _MASK) * _MUL) & _MASK)) * _MUL) & _MASK
+    if n & 7:
+        h = ((h ^ int.from_bytes(data[whole:], "little")) * _MUL) & _MASK
+    h = shift_mix((shift_mix(h) * _MUL) & _MASK)
+    return h - (1 << 64) if h >> 63 else h  # as the int64 TorchScript returns
+
+
+def script_hash(x: Any) -> int:
+    """`hash(x)` as TorchScript computes it: ints (and bools) hash to themselves, floats
+    and strings by the C++ standard library's hash (0.0 and -0.0 to 0, a NaN by its bits),
+    so the same value always hashes alike, unlike Python's per-process string hash or its
+    per-object hash of a NaN. Other values (tuples, devices, tensors) use Python's hash."""
+    if isinstance(x, (bool, int)):
+        return int(x)
+    if isinstance(x, float):
+        return 0 if x == 0.0 else _hash_bytes(struct.pack("<d", x))
+    if isinstance(x, str):
+        return _hash_bytes(x.encode("utf-8"))
+    return hash(x)
+
+
+register("hash", ("generic",), script_hash)
 register("ModuleContainerIndex", ("list", "dict"), lambda m, i: m[i], "{0}[{1}]", namespace="prim")
 register("EnumName", ("",), lambda e: e.name, "{0}.name", namespace="prim")
 register("EnumValue", ("int", "float", "str"), lambda e: e.value, "{0}.value", namespace="prim")

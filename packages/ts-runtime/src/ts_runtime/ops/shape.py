@@ -358,6 +358,12 @@ def narrow(self: Tensor, dim: int, start: Any, length: int) -> Tensor:
     return make_view(self, a[(slice(None),) * d + (slice(start, start + length),)])
 
 
+@implements("aten::narrow_copy")
+def narrow_copy(self: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """`narrow`, copied out rather than a view."""
+    return result(narrow(self, dim, start, length)._data.copy())
+
+
 def expand_geometry(
     shape: tuple[int, ...], strides: tuple[int, ...], size: Sequence[int]
 ) -> tuple[list[int], list[int]]:
@@ -560,13 +566,33 @@ def swapaxes(self: Tensor, axis0: int, axis1: int) -> Tensor:
     return _transpose(self, axis0, axis1)
 
 
-@implements("aten::adjoint", "aten::mT", "aten::mT.a", autograd=False)
+@implements("aten::mT", "aten::mT.a", autograd=False)
 def matrix_transpose(self: Tensor) -> Tensor:
     if self._data.ndim < 2:
         raise TensorError(
             "tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor."
         )
     return _transpose(self, -2, -1)
+
+
+@implements("aten::adjoint", "aten::mH", "aten::mH.a", autograd=False)
+def adjoint(self: Tensor) -> Tensor:
+    """`x.mH`: the conjugate transpose of the last two dimensions (a transpose when real)."""
+    if self._data.ndim < 2:
+        raise TensorError(
+            "tensor.mH is only supported on matrices or batches of matrices. Got 1-D tensor."
+        )
+    return call("aten::conj", _transpose(self, -2, -1))
+
+
+@implements("aten::matrix_H", "aten::matrix_H.a", autograd=False)
+def matrix_h(self: Tensor) -> Tensor:
+    """`x.H`: the conjugate transpose of a matrix."""
+    if self._data.ndim != 2:
+        raise TensorError(
+            f"tensor.H is only supported on matrices (2-D tensors). Got {self._data.ndim}-D tensor."
+        )
+    return call("aten::conj", _transpose(self, 0, 1))
 
 
 @implements("aten::numpy_T", "aten::numpy_T.a", autograd=False)
