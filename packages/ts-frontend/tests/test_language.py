@@ -411,3 +411,20 @@ def test_dtype_layout_and_memory_format_names_are_their_codes():
         "            torch.sparse_csc, torch.channels_last, torch.pi, torch.inf)\n"
     )
     assert f() == (27, 24, 9, 0, 4, 2, math.pi, math.inf)
+
+
+def test_ordered_dict_compiles_as_a_dict_in_insertion_order():
+    # torchvision's IntermediateLayerGetter builds its outputs with `OrderedDict()`
+    from collections import OrderedDict
+
+    def layers(x: torch.Tensor) -> dict[str, torch.Tensor]:
+        out = OrderedDict()
+        out["b"] = x + 1
+        out["a"] = x * 2
+        return out
+
+    fn = script(layers)
+    assert "prim::DictConstruct" in str(fn.graph)
+    got = fn(torch.ones(2))
+    assert list(got) == ["b", "a"]
+    assert got["a"].tolist() == [2.0, 2.0]
