@@ -919,3 +919,30 @@ add(
         kwargs={"num_classes": 10, "aux_logits": False, "init_weights": False},
     ),
 )
+
+# -- torchvision: segmentation models (dictionaries of outputs), no pretrained backbone ------
+
+_SEGMENTATION = {"num_classes": 3, "weights_backbone": None}
+add(
+    mod(
+        "torchvision_segmentation",
+        "lraspp_mobilenet_v3_large",
+        [],
+        case(img(1, 3, 64, 64)),
+        kwargs=_SEGMENTATION,
+    ),
+    mod(
+        "torchvision_segmentation",
+        "deeplabv3_mobilenet_v3_large",
+        [],
+        case(img(1, 3, 64, 64)),
+        kwargs={**_SEGMENTATION, "aux_loss": True},
+    ),
+    mod(
+        "torchvision_segmentation",
+        "fcn_resnet50",
+        [],
+        case(img(1, 3, 48, 48)),
+        kwargs=_SEGMENTATION,
+    ),
+)

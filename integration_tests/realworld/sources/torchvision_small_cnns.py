@@ -3,11 +3,12 @@
 # Copyright (c) Soumith Chintala 2016, all rights reserved.
 # The files are copied as written, in this order; only the imports differ: the modules'
 # imports of each other and of torchvision's other modules are dropped (a name imported
-# under another name is assigned to it), `_make_divisible`
-# and `_ovewrite_named_param` are copied from torchvision/models/_utils.py, and the
+# under another name is assigned to it), `_make_divisible`, `_ovewrite_named_param`
+# are copied from torchvision/models/_utils.py, and the
 # helpers for pretrained weights and API logging (`Weights`, `WeightsEnum`,
 # `register_model`, `handle_legacy_interface`, `ImageClassification`,
-# `InterpolationMode`, `_IMAGENET_CATEGORIES`, `_log_api_usage_once`) are stood in for:
+# `SemanticSegmentation`, `InterpolationMode`, `_IMAGENET_CATEGORIES`, `_VOC_CATEGORIES`,
+# `_log_api_usage_once`) are stood in for:
 # no pretrained weights are loaded here.
 from functools import partial
 from typing import Any, Optional
@@ -54,6 +55,9 @@ class ImageClassification:
         pass
 
 
+SemanticSegmentation = ImageClassification
+
+
 class InterpolationMode(Enum):
     NEAREST = "nearest"
     BILINEAR = "bilinear"
@@ -61,6 +65,7 @@ class InterpolationMode(Enum):
 
 
 _IMAGENET_CATEGORIES: list[str] = []
+_VOC_CATEGORIES: list[str] = []
 V = TypeVar("V")
 
 
