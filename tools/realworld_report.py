@@ -13,6 +13,8 @@ every case; and traced, where PyTorch traced it. Needs no torch.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import sys
 import time
@@ -56,7 +58,7 @@ def main() -> None:
     start = time.perf_counter()
     for row in rows:
         lib = libraries.setdefault(row["file"], Counter())
-        results = check.check_script(row)
+        results = _quietly(check.check_script, row)
         ok = sum(r.ok for r in results)
         totals["cases"] += len(results)
         totals["cases ok"] += ok
@@ -70,7 +72,7 @@ def main() -> None:
             why = next((r.why for r in results if not r.ok), "")
             print(f"script {row['id']}: {ok}/{len(results)} {why[:400]}")
         if check.traced_cases(row):
-            traced, messages = check.check_trace(row)
+            traced, messages = _quietly(check.check_trace, row)
             tok = sum(r.ok for r in traced)
             same_warnings = messages == row.get("trace_warnings", [])
             totals["traced cases"] += len(traced)
@@ -103,6 +105,13 @@ def main() -> None:
         f"{totals['same warnings']}/{totals['traces']} give PyTorch's TracerWarnings"
     )
     print(f"({time.perf_counter() - start:.1f} s)")
+
+
+def _quietly(fn, *args):
+    """Run an item's check with what the item prints (a `print` in its code) kept out of the
+    report."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        return fn(*args)
 
 
 def markdown(totals: Counter[str], libraries: dict[str, Counter[str]]) -> None:
@@ -140,7 +149,7 @@ def _reproduces(row: dict, traced: bool) -> bool:
     """Whether `row` passes as its test in test_realworld.py checks it."""
     if not traced:
         return all(r.ok for r in check.check_script(row))
-    results, warned = check.check_trace(row)
+    results, warned = _quietly(check.check_trace, row)
     return all(r.ok for r in results) and warned == row.get("trace_warnings", [])
 
 

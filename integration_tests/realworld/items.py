@@ -1968,3 +1968,141 @@ add(
     fn(PT_REMOVE_MUTATION, "test_list_indexing_removal__successful_", case()),
     fn(PT_REMOVE_MUTATION, "test_list_indexing_removal__successful__", case()),
 )
+
+
+# -- torchvision: classification models, built by their published builders ------------------
+
+_TEN = {"num_classes": 10}
+add(
+    mod(
+        "torchvision_resnet",
+        "resnet18",
+        [],
+        case(img(1, 3, 64, 64)),
+        case(img(2, 3, 48, 40)),
+        kwargs=_TEN,
+        trace=True,
+    ),
+    mod("torchvision_resnet", "resnext50_32x4d", [], case(img(1, 3, 64, 64)), kwargs=_TEN),
+    mod(
+        "torchvision_mobilenetv2",
+        "mobilenet_v2",
+        [],
+        case(img(1, 3, 64, 64)),
+        case(img(2, 3, 40, 48)),
+        kwargs=_TEN,
+        trace=True,
+    ),
+    mod("torchvision_mobilenetv3", "mobilenet_v3_small", [], case(img(1, 3, 64, 64)), kwargs=_TEN),
+    mod("torchvision_efficientnet", "efficientnet_b0", [], case(img(1, 3, 64, 64)), kwargs=_TEN),
+    mod("torchvision_convnext", "convnext_tiny", [], case(img(1, 3, 64, 64)), kwargs=_TEN),
+    mod("torchvision_regnet", "regnet_y_400mf", [], case(img(1, 3, 64, 64)), kwargs=_TEN),
+    mod(
+        "torchvision_vit",
+        "VisionTransformer",
+        [],
+        case(img(1, 3, 32, 32)),
+        case(img(3, 3, 32, 32)),
+        kwargs={
+            "image_size": 32,
+            "patch_size": 8,
+            "num_layers": 2,
+            "num_heads": 2,
+            "hidden_dim": 32,
+            "mlp_dim": 64,
+            "num_classes": 10,
+        },
+    ),
+    mod(
+        "torchvision_swin",
+        "SwinTransformer",
+        [],
+        case(img(1, 3, 32, 32)),
+        kwargs={
+            "patch_size": [4, 4],
+            "embed_dim": 16,
+            "depths": [2, 2],
+            "num_heads": [2, 4],
+            "window_size": [4, 4],
+            "num_classes": 10,
+        },
+    ),
+    mod(
+        "torchvision_swin",
+        "SwinTransformer",
+        [],
+        case(img(1, 3, 32, 32)),
+        kwargs={
+            "patch_size": [4, 4],
+            "embed_dim": 16,
+            "depths": [1, 1],
+            "num_heads": [2, 2],
+            "window_size": [4, 4],
+            "num_classes": 10,
+            "block": ref("SwinTransformerBlockV2"),
+            "downsample_layer": ref("PatchMergingV2"),
+        },
+        id="torchvision_swin.SwinTransformer(v2)",
+    ),
+    mod(
+        "torchvision_small_cnns",
+        "squeezenet1_1",
+        [],
+        case(img(1, 3, 64, 64)),
+        case(img(2, 3, 48, 48)),
+        kwargs=_TEN,
+        trace=True,
+    ),
+    mod(
+        "torchvision_small_cnns",
+        "shufflenet_v2_x0_5",
+        [],
+        case(img(1, 3, 64, 64)),
+        case(img(2, 3, 48, 48)),
+        kwargs=_TEN,
+        trace=True,
+    ),
+    mod("torchvision_small_cnns", "mnasnet0_5", [], case(img(1, 3, 64, 64)), kwargs=_TEN),
+    mod("torchvision_densenet", "densenet121", [], case(img(1, 3, 64, 64)), kwargs=_TEN),
+    mod(
+        "torchvision_googlenet",
+        "googlenet",
+        [],
+        case(img(1, 3, 64, 64)),
+        kwargs={"num_classes": 10, "aux_logits": False, "init_weights": False},
+    ),
+    mod(
+        "torchvision_inception",
+        "inception_v3",
+        [],
+        case(img(1, 3, 96, 96)),
+        kwargs={"num_classes": 10, "aux_logits": False, "init_weights": False},
+    ),
+)
+
+# -- torchvision: segmentation models (dictionaries of outputs), no pretrained backbone ------
+
+_SEGMENTATION = {"num_classes": 3, "weights_backbone": None}
+add(
+    mod(
+        "torchvision_segmentation",
+        "lraspp_mobilenet_v3_large",
+        [],
+        case(img(1, 3, 64, 64)),
+        kwargs=_SEGMENTATION,
+    ),
+    mod(
+        "torchvision_segmentation",
+        "deeplabv3_mobilenet_v3_large",
+        [],
+        case(img(1, 3, 64, 64)),
+        kwargs={**_SEGMENTATION, "aux_loss": True},
+    ),
+    mod(
+        "torchvision_segmentation",
+        "fcn_resnet50",
+        [],
+        case(img(1, 3, 48, 48)),
+        kwargs=_SEGMENTATION,
+    ),
+)

@@ -18,6 +18,7 @@ import builtins
 import importlib.util
 import math
 import sys
+from collections import OrderedDict
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -91,7 +92,12 @@ def load_state(module: Any, state: dict, torch_ns: ModuleType) -> None:
     if not state:
         return
     current = module.state_dict()
-    full = {k: (decode(state[k], torch_ns) if k in state else v) for k, v in current.items()}
+    full = OrderedDict(
+        (k, decode(state[k], torch_ns) if k in state else v) for k, v in current.items()
+    )
+    metadata = getattr(current, "_metadata", None)
+    if metadata is not None:  # the versions a module's `_load_from_state_dict` may check
+        full._metadata = metadata  # type: ignore[attr-defined]
     module.load_state_dict(full)
 
 

@@ -590,3 +590,20 @@ def dicts_of_pairs(keys: list[str], values: list[int]):
 
 def test_dict_of_zip_or_enumerate_collects_the_pairs():
     check(dicts_of_pairs, ["a", "b", "c"], [1, 2, 3])
+
+
+def test_ordered_dict_compiles_as_a_dict_in_insertion_order():
+    # torchvision's IntermediateLayerGetter builds its outputs with `OrderedDict()`
+    from collections import OrderedDict
+
+    def layers(x: torch.Tensor) -> dict[str, torch.Tensor]:
+        out = OrderedDict()
+        out["b"] = x + 1
+        out["a"] = x * 2
+        return out
+
+    fn = script(layers)
+    assert "prim::DictConstruct" in str(fn.graph)
+    got = fn(torch.ones(2))
+    assert list(got) == ["b", "a"]
+    assert got["a"].tolist() == [2.0, 2.0]

@@ -7,7 +7,16 @@ from typing import Any
 import numpy as np
 import pytest
 import ts_runtime as torch
-from ts_frontend import Final, NotSupportedError, export, ignore, script, unused
+from ts_frontend import (
+    CallError,
+    Final,
+    NotSupportedError,
+    _overload_method,
+    export,
+    ignore,
+    script,
+    unused,
+)
 from ts_runtime import nn
 
 
@@ -171,3 +180,99 @@ def test_with_statement_on_a_compiled_object():
     assert "prim::Enter" in text and "prim::Exit" in text
     assert scripted(torch.ones(2)).tolist() == [1.0, 1.0]
     assert scripted.ctx.depth == 0
+
+
+class _Concat(nn.Module):
+    """A method overloaded on its argument's type, as torchvision's DenseNet layers are."""
+
+    @_overload_method
+    def forward(self, x: list[torch.Tensor]) -> torch.Tensor:
+        pass
+
+    @_overload_method
+    def forward(self, x: torch.Tensor) -> torch.Tensor:  # noqa: F811
+        pass
+
+    def forward(self, x):  # noqa: F811
+        if isinstance(x, torch.Tensor):
+            parts = [x]
+        else:
+            parts = x
+        return torch.cat(parts, 1)
+
+
+class _UsesOverloads(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.concat = _Concat()
+
+    def forward(self, x):
+        return self.concat([x, x]) + self.concat(x).sum()
+
+
+def test_a_call_picks_the_overload_its_arguments_match():
+    m = script(_UsesOverloads())
+    calls = [n.s("name") for n in m.graph.nodes() if n.kind == "prim::CallMethod"]
+    assert calls == ["forward__0", "forward__1"]
+    # each overload compiles the body with its own signature: the isinstance is decided
+    assert "prim::ListConstruct" not in str(m.concat.forward__0.graph)
+    assert "prim::ListConstruct" in str(m.concat.forward__1.graph)
+    x = torch.arange(4.0).reshape(2, 2)
+    want = torch.cat([x, x], 1) + x.sum()
+    assert close(m(x), want)
+
+
+def test_a_call_no_overload_accepts_names_every_overload():
+    class Wrong(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.concat = _Concat()
+
+        def forward(self, x: int):
+            return self.concat(x)
+
+    with pytest.raises(CallError) as info:
+        script(Wrong())
+    message = str(info.value)
+    assert "forward__0" in message and "forward__1" in message
+    assert "self.concat(x)" in message
+
+
+def test_an_overload_must_declare_the_implementations_parameters():
+    class Renamed(nn.Module):
+        @_overload_method
+        def forward(self, y: torch.Tensor) -> torch.Tensor:
+            pass
+
+        def forward(self, x):  # noqa: F811
+            return x
+
+    class Outer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = Renamed()
+
+        def forward(self, x):
+            return self.inner(x)
+
+    with pytest.raises(NotSupportedError, match=r"declares the parameters \(self, y\)"):
+        script(Outer())
+
+
+def test_submodules_named_outside_python_identifiers_keep_their_attribute_names():
+    # nn.Sequential(OrderedDict) accepts any key: torchvision's RegNet names blocks "block1-0"
+    from collections import OrderedDict
+
+    class Holder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.seq = nn.Sequential(OrderedDict([("block1-0", nn.ReLU()), ("x y", nn.Tanh())]))
+
+        def forward(self, x):
+            return self.seq(x)
+
+    m = script(Holder())
+    graph = str(m.seq.graph)
+    assert 'prim::GetAttr[name="block1-0"]' in graph and 'prim::GetAttr[name="x y"]' in graph
+    x = torch.tensor([-1.0, 2.0])
+    assert close(m(x), torch.tanh(torch.relu(x)))

@@ -22,6 +22,7 @@ from .import_source import (
 )
 from .jit_api import (
     Final,
+    _overload_method,
     annotate,
     export,
     fork,
@@ -70,6 +71,7 @@ __all__ = [
     "TracingError",
     "UndefinedNameError",
     "UninitializedVariableError",
+    "_overload_method",
     "annotate",
     "default_compiler",
     "export",

@@ -11,6 +11,7 @@ second argument, the second may need a loop to collect an iterable.
 from __future__ import annotations
 
 import builtins
+import collections
 from collections.abc import Callable
 
 from ts_ir import (
@@ -406,7 +407,11 @@ def builtin_value(name: str) -> SugaredValue | None:
 
 
 def builtin_for_object(obj: object) -> SugaredValue | None:
-    """The sugared value of a Python builtin function object (`len`), if it has one."""
+    """The sugared value of a Python builtin function object (`len`), if it has one;
+    `collections.OrderedDict` is compiled as `dict`, as TorchScript does (dicts keep their
+    insertion order)."""
+    if obj is collections.OrderedDict:
+        return BuiltinCallable("OrderedDict", _dict)
     name = BUILTIN_OBJECTS.get(id(obj))
     if name is None or getattr(builtins, name) is not obj:
         return None

@@ -42,6 +42,13 @@ class Compiler(Protocol):
         """Method `name` of a compiled class, compiled on first use."""
         ...
 
+    def method_overloads(
+        self, class_type: Any, name: str, loc: SourceRange | None, caller: str
+    ) -> list[Any] | None:
+        """The compiled overloads of a module method declared with `@_overload_method`, in
+        declaration order; None for a method without overloads."""
+        ...
+
     def class_value(self, cls: type, loc: SourceRange | None) -> Any:
         """The sugared value of a Python class compiled as a TorchScript class."""
         ...

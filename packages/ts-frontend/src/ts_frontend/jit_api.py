@@ -80,6 +80,31 @@ def ignore(fn: F | None = None, *, drop: bool = False) -> Any:
     return mark if fn is None else mark(fn)
 
 
+#: `@_overload_method` declarations: (file, qualified name) -> the declarations, in order
+_METHOD_OVERLOADS: dict[tuple[str, str], list[Callable[..., Any]]] = {}
+
+
+def _overload_method(fn: F) -> F:
+    """Declare one signature of an overloaded module method (TorchScript's
+    `torch.jit._overload_method`): the declarations carry the annotations, the undecorated
+    definition of the same name that follows them is the body. Each declaration compiles to
+    a method `<name>__<i>`; a call picks the first whose signature its arguments match."""
+    code = fn.__code__
+    _METHOD_OVERLOADS.setdefault((code.co_filename, fn.__qualname__), []).append(fn)
+    return fn
+
+
+def method_overloads(cls: type, name: str) -> list[Callable[..., Any]]:
+    """The `@_overload_method` declarations of `cls.name`, in order (empty without any): those
+    of its class's qualified name and file that precede the implementation."""
+    impl = getattr(cls, name, None)
+    code = getattr(impl, "__code__", None)
+    if code is None:
+        return []
+    declared = _METHOD_OVERLOADS.get((code.co_filename, f"{cls.__qualname__}.{name}"), [])
+    return [d for d in declared if d.__code__.co_firstlineno < code.co_firstlineno]
+
+
 def unused(fn: F) -> F:
     """Do not compile this function: calling it from compiled code raises."""
     setattr(fn, UNUSED, True)

@@ -408,7 +408,8 @@ class ModuleTypes:
         fn = c.class_type.methods.get(name)
         if fn is not None:
             return fn
-        py = getattr(c.py_class, name, None)
+        overload = _overload_declaration(c.py_class, name)
+        py = getattr(c.py_class, name if overload is None else overload[0], None)
         py = getattr(py, "original_fn", py)  # a `@script_method`'s function
         if py is None or not inspect.isfunction(py):
             raise NotSupportedError(
@@ -431,6 +432,8 @@ class ModuleTypes:
             else:
                 definition, resolver = def_of_function(py), FunctionResolver(py)
                 defaults = python_defaults(py)
+                if overload is not None:
+                    definition = overload_definition(overload[1], definition, name)
             emitter = FunctionEmitter(
                 self.compiler,
                 resolver,
@@ -456,6 +459,20 @@ class ModuleTypes:
         )
         c.class_type.methods[name] = fn
         return fn
+
+    def method_overloads(
+        self,
+        c: ConcreteModuleType,
+        name: str,
+        call_site: SourceRange | None = None,
+        caller: str | None = None,
+    ) -> list[Any] | None:
+        """The compiled overloads (`name__0`, `name__1`, ...) of a method declared with
+        `@_overload_method`, in declaration order; None for a method without overloads."""
+        declared = jit_api.method_overloads(c.py_class, name)
+        if not declared:
+            return None
+        return [self.method(c, f"{name}__{i}", call_site, caller) for i in range(len(declared))]
 
     def _python_method(
         self, c: ConcreteModuleType, name: str, py: Any, loc: SourceRange | None
@@ -490,11 +507,48 @@ class ModuleTypes:
             for name in sorted(c.script_methods):
                 self.method(c, name)
         elif "forward" in c.methods:
-            self.method(c, "forward")
+            if self.method_overloads(c, "forward") is None:
+                self.method(c, "forward")
         for name in sorted(c.methods):
             fn = getattr(cls, name, None)
             if fn is not None and jit_api.is_exported(fn):
                 self.method(c, name)
+
+
+def _overload_declaration(cls: type, name: str) -> tuple[str, Any] | None:
+    """For an overload's method name (`forward__1`): the overloaded method's name and the
+    declaration giving its signature; None for any other name."""
+    base, sep, index = name.rpartition("__")
+    if not sep or not base or not index.isdigit():
+        return None
+    declared = jit_api.method_overloads(cls, base)
+    if int(index) >= len(declared):
+        return None
+    return base, declared[int(index)]
+
+
+def overload_definition(declaration: Any, implementation: t.Def, name: str) -> t.Def:
+    """The definition an overload compiles: the declaration's signature (parameters, their
+    annotations, the return annotation) with the implementation's body, named `name`."""
+    decl = def_of_function(declaration)
+    declared = [p.name for p in decl.params]
+    defined = [p.name for p in implementation.params]
+    if declared != defined:
+        raise NotSupportedError(
+            f"an overload of '{implementation.name}' declares the parameters "
+            f"({', '.join(declared)}), its implementation ({', '.join(defined)}): they must be "
+            "the same",
+            decl.range,
+        )
+    return t.Def(
+        implementation.range,
+        name,
+        decl.params,
+        decl.returns,
+        implementation.body,
+        decl.type_comment,
+        implementation.name_range,
+    )
 
 
 _SEQUENTIAL_FORWARD = """\

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from ts_ir import ClassType, SourceRange, Value
-from ts_schema import NoMatchingSchemaError, match_schema
+from ts_ir import ClassType, SourceRange, Value, value_name_for
+from ts_schema import NoMatchingSchemaError, match_schema, match_schemas
 
 from .context import EmitContext
 from .conversions import convert_to_type
@@ -68,10 +68,6 @@ class ModuleInfo(Protocol):
     def method_aliases(self) -> Mapping[str, str]: ...
 
 
-def _value_name(attr: str) -> str:
-    return f"_{attr}" if attr[:1].isdigit() else attr
-
-
 class ModuleValue(SugaredValue):
     """A module (`self` or a submodule) as the emitter sees it."""
 
@@ -90,7 +86,7 @@ class ModuleValue(SugaredValue):
     def get_attr(self, ctx: EmitContext, loc: SourceRange, name: str) -> Value:
         typ = self.concrete.class_type.attributes[name]
         node = ctx.insert(ctx.graph.create_get_attr(self.value, name, typ), loc)
-        node.output().set_debug_name(_value_name(name))
+        node.output().set_debug_name(value_name_for(name))
         return node.output()
 
     def _child(self, ctx: EmitContext, loc: SourceRange, name: str) -> SugaredValue:
@@ -253,7 +249,22 @@ def call_method(
     args: list[NamedValue],
     kwargs: dict[str, NamedValue],
 ) -> SugaredValue:
-    """`prim::CallMethod[name=...]` of a compiled class's method, compiled on first use."""
+    """`prim::CallMethod[name=...]` of a compiled class's method, compiled on first use; of a
+    method with overloads, the first overload whose signature the arguments match."""
+    overloads = ctx.compiler.method_overloads(self_value.type, name, loc, ctx.function_name)
+    if overloads is not None:
+        values = [self_value, *values_of(ctx, args)]
+        try:
+            chosen, matched = match_schemas(
+                [fn.schema for fn in overloads],
+                ctx.graph,
+                values,
+                kwarg_values(ctx, kwargs),
+                source_range=loc,
+            )
+        except NoMatchingSchemaError as exc:
+            raise CallError(exc.message, loc) from None
+        return _insert_call_method(ctx, loc, chosen.name, matched)
     method = ctx.compiler.method(self_value.type, name, loc, ctx.function_name)
     return emit_call_method(ctx, loc, self_value, name, method.schema, args, kwargs)
 
@@ -275,6 +286,12 @@ def emit_call_method(
         )
     except NoMatchingSchemaError as exc:
         raise CallError(exc.message, loc) from None
+    return _insert_call_method(ctx, loc, name, matched)
+
+
+def _insert_call_method(
+    ctx: EmitContext, loc: SourceRange, name: str, matched: Any
+) -> SugaredValue:
     node = ctx.graph.create(CALL_METHOD, matched.inputs)
     node.s_("name", name)
     node.output().set_type(matched.return_types[0])

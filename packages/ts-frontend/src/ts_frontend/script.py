@@ -93,6 +93,15 @@ class ScriptCompiler:
             return classes.method(info, name, loc, caller)
         return self.module_types().method_of_type(class_type, name, loc, caller)
 
+    def method_overloads(
+        self, class_type: Any, name: str, loc: SourceRange | None, caller: str
+    ) -> list[Any] | None:
+        types = self.module_types()
+        concrete = types.concrete_by_name.get(class_type.qualified_name)
+        if concrete is None:  # a TorchScript class, or an archive's: no declared overloads
+            return None
+        return types.method_overloads(concrete, name, loc, caller)
+
     def class_value(self, cls: type, loc: SourceRange | None) -> SugaredValue:
         with self._lock:
             return self.class_types().class_value(cls, loc)

@@ -63,6 +63,7 @@ from ts_ir import (
     TupleType,
     Type,
     Value,
+    value_name_for,
 )
 from ts_runtime.ops import dispatch
 from ts_schema import Argument, FunctionSchema, registry
@@ -849,10 +850,10 @@ def _bind_module(state: TracingState, module: Any, value: Value, class_type: Cla
             if tensor is None:
                 continue
             node = g.insert_node(g.create_get_attr(value, name, typ))
-            node.output().set_debug_name(name)
+            node.output().set_debug_name(value_name_for(name))
             state.set_value(tensor, node.output())
         elif isinstance(typ, ClassType):
             sub = module._modules[name]
             node = g.insert_node(g.create_get_attr(value, name, typ))
-            node.output().set_debug_name(f"_{name}" if name[:1].isdigit() else name)
+            node.output().set_debug_name(value_name_for(name))
             _bind_module(state, sub, node.output(), typ)

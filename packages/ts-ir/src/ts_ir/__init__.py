@@ -30,7 +30,7 @@ from .constants import (
 from .dtypes import DEFAULT_DTYPE, Category, ScalarType, promote_types, result_type, scalar_dtype
 from .errors import IRError, IRParseError, LintError, SourceError, TorchScriptError
 from .graphviz import DotCluster, DotPicture, graph_to_dot, read_dot, short_type
-from .ir import HOOKS, Block, Graph, Node, Use, Value, is_valid_name
+from .ir import HOOKS, Block, Graph, Node, Use, Value, is_valid_name, value_name_for
 from .ir_parser import parse_ir
 from .lexer import PYTHON_KEYWORDS, Lexer, Token, parse_number, parse_string_literal
 from .memory import cyclic_gc_paused
@@ -216,4 +216,5 @@ __all__ = [
     "unify_type_list",
     "unify_types",
     "unshaped_type",
+    "value_name_for",
 ]

@@ -1090,3 +1090,10 @@ def is_valid_name(name: str) -> bool:
     if not name or name.isdigit():
         return False
     return all(ch == "." or ch.isalnum() or ch == "_" for ch in name)
+
+
+def value_name_for(text: str) -> str:
+    """A valid value name made from any text, such as an attribute's name (`block1-0`, which
+    a module container may hold): other characters become `_`, a leading digit gets `_`."""
+    name = "".join(ch if ch == "." or ch.isalnum() or ch == "_" else "_" for ch in text)
+    return f"_{name}" if not name or name[0].isdigit() else name
