@@ -13,7 +13,7 @@ from scripted import assert_like_pytorch
 KNOWN_GAPS: dict[str, str] = {
     "peephole/same_type": "the tracer types a traced graph's tensor inputs as plain Tensor "
     "where PyTorch records their dtype, device and sizes, so peephole cannot tell that "
-    "x.type_as(y) keeps x's type (frontend; reported)",
+    "x.type_as(y) keeps x's type (open in the frontend)",
 }
 
 

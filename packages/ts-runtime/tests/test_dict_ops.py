@@ -116,19 +116,3 @@ def test_tensor_keys_are_identities_and_record_no_history():
     # under grad mode too: a dict keyed by a tensor that requires grad is not a tensor
     assert call("aten::pop", d, u) == "u"
     assert d == {}
-
-
-def test_returned_container_constants_are_fresh_each_call():
-    """A list or dict the optimizer folded into a constant is the caller's to change: the
-    next call returns it as it was."""
-    import tsjit
-
-    cu = tsjit.jit.CompilationUnit(
-        "def f(x: int):\n    d = {'a': 1}\n    return d, [1, 2], ([3], x)\n"
-    )
-    for _ in range(3):  # the first calls profile, later ones run the optimized graph
-        d, lst, (inner, _x) = cu.f(1)
-        assert (d, lst, inner) == ({"a": 1}, [1, 2], [3])
-        d["b"] = 2
-        lst.append(3)
-        inner.append(4)

@@ -86,3 +86,17 @@ def test_the_math_constants_are_in_the_namespace():
 
     assert (tsjit.pi, tsjit.e, tsjit.inf) == (math.pi, math.e, math.inf)
     assert math.isnan(tsjit.nan)
+
+
+def test_returned_container_constants_are_fresh_each_call():
+    """A list or dict the optimizer folded into a constant is the caller's to change: the
+    next call returns it as it was."""
+    cu = torch.jit.CompilationUnit(
+        "def f(x: int):\n    d = {'a': 1}\n    return d, [1, 2], ([3], x)\n"
+    )
+    for _ in range(3):  # the first calls profile, later ones run the optimized graph
+        d, lst, (inner, _x) = cu.f(1)
+        assert (d, lst, inner) == ({"a": 1}, [1, 2], [3])
+        d["b"] = 2
+        lst.append(3)
+        inner.append(4)
