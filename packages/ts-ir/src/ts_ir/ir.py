@@ -1085,15 +1085,19 @@ def _chain_blocks(blocks: list[Block]) -> Iterator[Node]:
         yield from b.nodes()
 
 
+def _is_name_char(ch: str) -> bool:
+    return ch == "." or ch.isalnum() or ch == "_"
+
+
 def is_valid_name(name: str) -> bool:
     """Value names are word characters and dots, and not a plain number."""
     if not name or name.isdigit():
         return False
-    return all(ch == "." or ch.isalnum() or ch == "_" for ch in name)
+    return all(_is_name_char(ch) for ch in name)
 
 
 def value_name_for(text: str) -> str:
     """A valid value name made from any text, such as an attribute's name (`block1-0`, which
     a module container may hold): other characters become `_`, a leading digit gets `_`."""
-    name = "".join(ch if ch == "." or ch.isalnum() or ch == "_" else "_" for ch in text)
+    name = "".join(ch if _is_name_char(ch) else "_" for ch in text)
     return f"_{name}" if not name or name[0].isdigit() else name
